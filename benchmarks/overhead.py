@@ -1,0 +1,164 @@
+"""Per-call overhead of ``mcp_contract.call_tool`` against the SDK's own ``Client.call_tool``.
+
+Run it with ``python benchmarks/overhead.py`` (add ``--rounds N`` for a longer run). It starts
+pytest on this file; the one test below times, in the same process and interleaved round by
+round, two ways of calling the same in-process ``MCPServer``:
+
+* ``sdk``: ``await client.call_tool(...)`` in a loop inside one task (the SDK validates each
+  result against the output schema itself); the loop is entered once per batch;
+* ``contract``: ``mcp_contract.call_tool(...)`` from a plain sync test, every result checked.
+
+Workloads: 1,000 calls of a ``BaseModel`` tool and 100 calls of a ``list[Model]`` tool returning
+500 items. The ratio printed is contract time / SDK time (medians over rounds); target <= 1.10.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from mcp import Client
+from mcp.server import MCPServer
+from pydantic import BaseModel
+
+if TYPE_CHECKING:  # imported before pytest starts, the plugin could not be assertion-rewritten
+    from pytest_mcp_contract import McpContract
+
+server = MCPServer("bench", log_level="WARNING")
+
+
+class Weather(BaseModel):
+    city: str
+    temperature: float
+    humidity: int
+
+
+class Station(BaseModel):
+    id: int
+    name: str
+    latitude: float
+    longitude: float
+    active: bool
+
+
+STATIONS = [
+    Station(id=i, name=f"station {i}", latitude=51.5 + i / 1000, longitude=-0.12, active=i % 3 > 0) for i in range(500)
+]
+
+
+@server.tool()
+def get_weather(city: str) -> Weather:
+    return Weather(city=city, temperature=21.5, humidity=40)
+
+
+@server.tool()
+def list_stations() -> list[Station]:
+    return STATIONS
+
+
+WORKLOADS: dict[str, tuple[str, dict[str, Any], int]] = {
+    "BaseModel x1000": ("get_weather", {"city": "London"}, 1000),
+    "list[Model] of 500 x100": ("list_stations", {}, 100),
+}
+
+
+class SdkHost:
+    """The SDK client, entered once in a long-lived task; each batch of calls is one job."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.jobs: asyncio.Queue[tuple[Callable[[Client], Coroutine[Any, Any, None]] | None, asyncio.Future[None]]]
+        self.jobs = asyncio.Queue()
+        self.ready: asyncio.Future[None] = self.loop.create_future()
+        self.task = self.loop.create_task(self.main())
+        self.loop.run_until_complete(self.ready)
+
+    async def main(self) -> None:
+        async with Client(server, cache=None) as client:
+            self.ready.set_result(None)
+            while True:
+                job, done = await self.jobs.get()
+                if job is None:
+                    return
+                await job(client)
+                done.set_result(None)
+
+    def batch(self, name: str, arguments: dict[str, Any], count: int) -> None:
+        async def job(client: Client) -> None:
+            for _ in range(count):
+                await client.call_tool(name, arguments)
+
+        done: asyncio.Future[None] = self.loop.create_future()
+        self.jobs.put_nowait((job, done))
+        self.loop.run_until_complete(done)
+
+    def close(self) -> None:
+        self.jobs.put_nowait((None, self.loop.create_future()))
+        self.loop.run_until_complete(self.task)
+        self.loop.close()
+
+
+def contract_batch(contract: McpContract, name: str, arguments: dict[str, Any], count: int) -> None:
+    for _ in range(count):
+        contract.call_tool(name, arguments)
+
+
+# Read from the environment: pytest imports this file again as a module, apart from __main__.
+ROUNDS = int(os.environ.get("MCP_CONTRACT_BENCH_ROUNDS", "7"))
+
+
+def test_overhead(mcp_contract: McpContract) -> None:
+    sdk = SdkHost()
+    try:
+        for name, arguments, _count in WORKLOADS.values():  # warm up both paths
+            sdk.batch(name, arguments, 20)
+            contract_batch(mcp_contract, name, arguments, 20)
+        times: dict[tuple[str, str], list[float]] = {}
+        for round_index in range(ROUNDS):
+            for label, (name, arguments, count) in WORKLOADS.items():
+                runners: list[tuple[str, Callable[[], None]]] = [
+                    ("sdk", functools.partial(sdk.batch, name, arguments, count)),
+                    ("contract", functools.partial(contract_batch, mcp_contract, name, arguments, count)),
+                ]
+                if round_index % 2:
+                    runners.reverse()  # alternate who goes first, so drift hits both sides
+                for side, run in runners:
+                    start = time.perf_counter()
+                    run()
+                    times.setdefault((label, side), []).append((time.perf_counter() - start) / count)
+    finally:
+        sdk.close()
+    print(f"\n{'workload':26} {'sdk us/call':>12} {'contract us/call':>17} {'ratio':>7}")
+    for label in WORKLOADS:
+        base = statistics.median(times[(label, "sdk")]) * 1e6
+        ours = statistics.median(times[(label, "contract")]) * 1e6
+        print(f"{label:26} {base:12.1f} {ours:17.1f} {ours / base:7.3f}")
+
+
+if __name__ == "__main__":
+    if "--rounds" in sys.argv:
+        os.environ["MCP_CONTRACT_BENCH_ROUNDS"] = sys.argv[sys.argv.index("--rounds") + 1]
+    sys.exit(
+        pytest.main(
+            [
+                __file__,
+                "-q",
+                "-s",
+                "-p",
+                "no:cacheprovider",
+                "-o",
+                "python_files=overhead.py",
+                f"--mcp-contract-server={__file__}:server",
+                # mcp (and so anyio, a pytest plugin) is imported above, before pytest starts
+                "-W",
+                "ignore::pytest.PytestAssertRewriteWarning",
+            ]
+        )
+    )

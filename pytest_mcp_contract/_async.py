@@ -1,0 +1,132 @@
+"""The async fixture: the same checked client, opened on the test's own event loop (anyio)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import anyio.abc
+from mcp.shared.exceptions import MCPError
+
+from pytest_mcp_contract._errors import ToolTimeoutError
+from pytest_mcp_contract._session import ContractSession, arguments_dict, server_label
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from mcp import Client
+    from mcp.types import CallToolResult, Tool
+
+    from pytest_mcp_contract._violations import Violation
+
+T = TypeVar("T")
+
+
+class AsyncMcpContract:
+    """The ``mcp_contract_async`` fixture: :class:`~pytest_mcp_contract.McpContract` with awaitable calls."""
+
+    def __init__(self, session: ContractSession, task_group: anyio.abc.TaskGroup) -> None:
+        self._session = session
+        self._task_group = task_group
+
+    @property
+    def server(self) -> object:
+        """The server object this session is connected to."""
+        return self._session.server
+
+    @property
+    def tools(self) -> dict[str, Tool]:
+        """Every tool the server lists (all pages of ``tools/list``), by name."""
+        return dict(self._session.tools)
+
+    @property
+    def client(self) -> Client:
+        """The underlying ``mcp.Client``, for everything else."""
+        return self._session.client
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        expect_error: bool = False,
+        timeout: float | None = None,
+    ) -> CallToolResult:
+        """Call a tool and return the raw result once it has passed every check (see ``McpContract``)."""
+        __tracebackhide__ = True
+        args = arguments_dict(name, arguments)
+        if name not in self._session.tools:
+            await self._session.refresh_tools()
+        self._session.tool(name)
+        limit = self._session.timeout if timeout is None else timeout
+        try:
+            result = await self._abandon_after(
+                self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit)
+            )
+        except MCPError as error:
+            if expect_error:
+                raise
+            self._session.protocol_error(name, args, error)
+            raise  # pragma: no cover - protocol_error always raises
+        return self._session.judge(name, args, result, expect_error=expect_error)
+
+    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
+        """The violations of a result obtained elsewhere; never raises."""
+        return self._session.check(name, result, expect_error=expect_error)
+
+    async def _abandon_after(
+        self, awaitable: Awaitable[T], timeout: float, on_timeout: Callable[[], BaseException]
+    ) -> T:
+        """Await in a child task, and stop waiting at the deadline even if it cannot be cancelled."""
+        __tracebackhide__ = True
+        outcome: list[Any] = []
+        finished = anyio.Event()
+        job_scope = anyio.CancelScope()
+
+        async def job() -> None:
+            with job_scope:
+                try:
+                    outcome.append((True, await awaitable))
+                except Exception as error:
+                    outcome.append((False, error))
+            finished.set()
+
+        self._task_group.start_soon(job)
+        with anyio.move_on_after(timeout):
+            await finished.wait()
+        if not outcome:
+            job_scope.cancel()
+            raise on_timeout()
+        ok, value = outcome[0]
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+
+@asynccontextmanager
+async def open_async_contract(
+    server: object, *, timeout: float, check_formats: bool
+) -> AsyncIterator[AsyncMcpContract]:
+    """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
+    session = ContractSession(server, timeout=timeout, check_formats=check_formats)
+    opened = anyio.Event()
+    # The watchdog's scope must enclose the client: anyio scopes nest strictly within a task.
+    async with anyio.create_task_group() as outer:
+
+        async def watchdog() -> None:
+            with anyio.move_on_after(timeout):
+                await opened.wait()
+                return
+            outer.cancel_scope.cancel()
+
+        outer.start_soon(watchdog)
+        async with AsyncExitStack() as stack:
+            await session.enter(stack)
+            opened.set()
+            async with anyio.create_task_group() as jobs:
+                yield AsyncMcpContract(session, jobs)
+                jobs.cancel_scope.cancel()
+    if not opened.is_set():
+        raise TimeoutError(f"opening a session to {server_label(server)} took over {timeout:g} s")

@@ -1,0 +1,138 @@
+"""The checks, as pure functions over a listed ``Tool`` and a ``CallToolResult``; no pytest needed."""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any
+
+from pytest_mcp_contract._errors import McpContractWarning
+from pytest_mcp_contract._inprocess import registration, take_cause
+from pytest_mcp_contract._jsonvalue import render
+from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror_mismatch
+from pytest_mcp_contract._schema import compile_schema, instance_errors
+from pytest_mcp_contract._violations import Violation
+
+if TYPE_CHECKING:
+    from mcp.types import CallToolResult, Tool
+
+
+def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
+    """The tool-level checks, from the listing: ``output-schema-invalid`` and ``silent-opt-out``.
+
+    Pass the in-process server object as ``server`` to also read how the tool was registered,
+    which is what tells a silently lost schema from a deliberate opt-out.
+    """
+    name = tool.name
+    schema = tool.output_schema
+    if schema is not None:
+        compiled = compile_schema(schema)
+        return [Violation("output-schema-invalid", name, p.message, p.path) for p in compiled.problems]
+    facts = registration(server, name) if server is not None else None
+    if facts is not None and facts.opt_out == "silent":
+        return [
+            Violation(
+                "silent-opt-out",
+                name,
+                f"the function is annotated -> {facts.annotation}, yet the tool publishes no output_schema: "
+                "the SDK could not describe that type and silently fell back to unstructured text, so "
+                "clients get no structured_content",
+            )
+        ]
+    return []
+
+
+def check_result(
+    tool: Tool,
+    result: CallToolResult,
+    *,
+    expect_error: bool = False,
+    server: object | None = None,
+    check_formats: bool = False,
+) -> list[Violation]:
+    """The result checks for one ``tools/call`` result of ``tool``.
+
+    ``expect_error`` says the call was meant to fail; ``server`` (the in-process server object)
+    adds the server-side cause of a tool error and the registration facts; ``check_formats``
+    asserts ``format`` keywords instead of treating them as annotations.
+    """
+    name = tool.name
+    if result.is_error:
+        return [] if expect_error else [_tool_error(name, result, server)]
+    violations: list[Violation] = []
+    if expect_error:
+        violations.append(
+            Violation("tool-error", name, "expect_error=True, but the tool succeeded (is_error is not set)")
+        )
+    schema = tool.output_schema
+    structured = result.structured_content
+    facts = registration(server, name) if server is not None else None
+    try:
+        if schema is None:
+            violations += _unstructured_repr(name, result)
+        elif structured is None:
+            violations.append(
+                Violation(
+                    "structured-missing",
+                    name,
+                    "the tool declares an output_schema, but this successful result has no structured_content",
+                )
+            )
+        else:
+            compiled = compile_schema(schema, check_formats=check_formats)
+            for error in instance_errors(compiled, structured):
+                violations.append(Violation("structured-invalid", name, error.message, error.path))
+        if structured is not None:
+            violations += _content_mismatch(name, result, schema, facts)
+    except (RecursionError, TooDeep):
+        warnings.warn(
+            McpContractWarning(
+                f"the result of tool {name!r} is nested too deeply for Python to check, "
+                "so its structured_content and content were not fully checked"
+            ),
+            stacklevel=2,
+        )
+    return violations
+
+
+def _tool_error(name: str, result: CallToolResult, server: object | None) -> Violation:
+    texts = [block.text for block in result.content if block.type == "text"]
+    said = render(" ".join(texts), 300) if texts else "(no text)"
+    message = f"the tool returned is_error=True: {said}"
+    cause = take_cause(name) if server is not None else None
+    if cause:
+        message += f"\nserver-side cause: {cause}"
+    return Violation("tool-error", name, message)
+
+
+def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:
+    found = default_repr(result.content)
+    if found is None:
+        return []
+    index, text, class_name = found
+    return [
+        Violation(
+            "silent-opt-out",
+            name,
+            f"the tool publishes no output_schema and text block {index} is {render(text)}, Python's default "
+            f"repr of a {class_name} object: the SDK could not serialize the returned object, so clients get "
+            "a memory address instead of data",
+        )
+    ]
+
+
+def _content_mismatch(name: str, result: CallToolResult, schema: Any, facts: Any) -> list[Violation]:
+    style = facts.content if facts is not None else "mirror"
+    if style in ("own", "blocks"):
+        return []  # the tool wrote its content itself; the SDK promises no mirror
+    if style == "rendered":
+        # The SDK writes the object, not the data; only a default repr is a defect then.
+        found = default_repr(result.content)
+        if found is None:
+            return []
+    mismatch = mirror_mismatch(
+        result.structured_content,
+        result.content,
+        schema=schema,
+        as_structured=facts.as_structured if facts is not None else None,
+    )
+    return [] if mismatch is None else [Violation("content-mismatch", name, mismatch.message, mismatch.path)]

@@ -1,0 +1,213 @@
+"""The mirror rule: does ``content`` (text for the model) say what ``structured_content`` says?
+
+Two layouts are correct, and values are compared parsed, never as raw text:
+
+* the SDK's: a wrapped value ``{"result": x}`` is unwrapped, a list becomes one block per item
+  (nested lists flattened, ``None`` items dropped), anything else one block; a string item is
+  its text verbatim (or JSON-quoted), any other item is the JSON of its value;
+* the common one (FastMCP, hand-built results): one text block holding the JSON of the whole
+  value, wrapped or not, with any other blocks beside it.
+
+For an in-process ``MCPServer`` a third test is the SDK's own: the text, passed through the
+tool's output model, gives ``structured_content`` (a ``dict`` returned for a model, say).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pytest_mcp_contract._jsonvalue import (
+    NOT_JSON,
+    TOO_DEEP,
+    first_difference,
+    parse,
+    pointer,
+    render,
+    same,
+    show_pointer,
+)
+
+Path = tuple[str | int, ...]
+
+DEFAULT_REPR: Final = re.compile(r'^"?<([A-Za-z_][\w.]*) object at 0x[0-9A-Fa-f]+>"?$')
+"""Python's default ``repr``/``str`` of an object, as the SDK writes it for a class it cannot serialize."""
+
+_BLOCK_TYPES: Final = frozenset({"text", "image", "audio", "resource", "resource_link"})
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Why content does not mirror structured content, and where (a pointer into structured_content)."""
+
+    message: str
+    path: str | None
+
+
+class TooDeep(Exception):
+    """The value is nested deeper than Python's JSON parser goes, so the mirror cannot be decided."""
+
+
+def default_repr(blocks: Sequence[Any]) -> tuple[int, str, str] | None:
+    """The first text block that is a default object repr: ``(index, text, class name)``."""
+    for index, block in enumerate(blocks):
+        text = getattr(block, "text", None)
+        if isinstance(text, str) and (found := DEFAULT_REPR.match(text)):
+            return index, text, found.group(1)
+    return None
+
+
+def mirror_mismatch(
+    structured: Any,
+    blocks: Sequence[Any],
+    *,
+    schema: dict[str, Any] | None,
+    as_structured: Callable[[Any], Any] | None = None,
+) -> Mismatch | None:
+    """``None`` when ``blocks`` mirror ``structured``, else what differs. Raises :class:`TooDeep`."""
+    value, base = unwrap(structured, schema)
+    leaves = _leaves(value, base)
+    if len(blocks) == len(leaves) and all(
+        _block_matches(block, leaf) for block, (_path, leaf) in zip(blocks, leaves, strict=True)
+    ):
+        return None
+    texts = [(index, block.text) for index, block in enumerate(blocks) if block.type == "text"]
+    # The SDK layout with other blocks (images, resources) standing beside the text.
+    if (
+        len(texts) == len(leaves)
+        and len(texts) != len(blocks)
+        and all(_text_matches(text, leaf) for (_index, text), (_path, leaf) in zip(texts, leaves, strict=True))
+    ):
+        return None
+    parsed = {index: parse(text) for index, text in texts}
+    if any(item is TOO_DEEP for item in parsed.values()):
+        raise TooDeep
+    if any(same(item, value) or same(item, structured) for item in parsed.values() if item is not NOT_JSON):
+        return None
+    if as_structured is not None and _sdk_would_write(as_structured, texts, parsed, structured):
+        return None
+    return _diagnose(structured, value, base, blocks=blocks, texts=texts, parsed=parsed, leaves=leaves)
+
+
+def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
+    """The value the SDK wrapped as ``{"result": value}``, or ``structured`` itself.
+
+    The SDK marks nothing; the wrap is recognised by a ``result``-only object whose schema has
+    only a ``result`` property (FastMCP adds ``x-fastmcp-wrap-result``). A model with a single
+    ``result`` field looks the same, which is harmless: the whole value is also tried.
+    """
+    if isinstance(structured, dict) and list(structured) == ["result"] and isinstance(schema, dict):
+        properties = schema.get("properties")
+        if schema.get("x-fastmcp-wrap-result") or (isinstance(properties, dict) and list(properties) == ["result"]):
+            return structured["result"], ("result",)
+    return structured, ()
+
+
+def _leaves(value: Any, base: Path) -> list[tuple[Path, Any]]:
+    """The values the SDK writes one block each: list items, flattened, without ``None``."""
+    if not isinstance(value, list):
+        return [] if value is None else [(base, value)]
+    leaves: list[tuple[Path, Any]] = []
+    stack: list[tuple[Path, Any]] = [((*base, index), item) for index, item in reversed(list(enumerate(value)))]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(((*path, index), sub) for index, sub in reversed(list(enumerate(item))))
+        elif item is not None:
+            leaves.append((path, item))
+    return leaves
+
+
+def _block_matches(block: Any, leaf: Any) -> bool:
+    if isinstance(leaf, dict) and leaf.get("type") in _BLOCK_TYPES:
+        # A content block forced into structured output (structured_output=True on -> TextContent).
+        dumped = block.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if same(dumped, {key: item for key, item in leaf.items() if item is not None}):
+            return True
+    return block.type == "text" and _text_matches(block.text, leaf)
+
+
+def _text_matches(text: str, leaf: Any) -> bool:
+    if isinstance(leaf, str) and text == leaf:
+        return True  # the SDK writes a string as it is; others JSON-quote it (Enum, Decimal, dates)
+    parsed = parse(text)
+    if parsed is TOO_DEEP:
+        raise TooDeep
+    return parsed is not NOT_JSON and same(parsed, leaf)
+
+
+def _sdk_would_write(
+    as_structured: Callable[[Any], Any],
+    texts: list[tuple[int, str]],
+    parsed: dict[int, Any],
+    structured: Any,
+) -> bool:
+    """Rebuild the returned value from the text and pass it through the tool's output model."""
+    values = [parsed[index] if parsed[index] is not NOT_JSON else text for index, text in texts]
+    candidates: list[Any] = [values] if len(values) != 1 else [values[0], values]
+    if not values:
+        candidates = [None, []]
+    return any(same(as_structured(candidate), structured) for candidate in candidates)
+
+
+def _diagnose(
+    structured: Any,
+    value: Any,
+    base: Path,
+    *,
+    blocks: Sequence[Any],
+    texts: list[tuple[int, str]],
+    parsed: dict[int, Any],
+    leaves: list[tuple[Path, Any]],
+) -> Mismatch:
+    found = default_repr(blocks)
+    if found is not None:
+        index, text, class_name = found
+        return Mismatch(
+            f"text block {index} is {render(text)}, Python's default repr of a {class_name} object: the model "
+            f"reads a memory address while structured_content holds {render(value)}. The SDK writes a plain "
+            "class with str(); give it a __str__, or make it a dataclass or a BaseModel.",
+            None,
+        )
+    if not texts:
+        return Mismatch(
+            f"content has no text block, but structured_content holds {render(value)}: the model sees none of the data",
+            pointer(base),
+        )
+    if len(texts) == 1 and isinstance(parsed[texts[0][0]], dict | list):
+        # One JSON document: show where it departs from the data.
+        index, text = texts[0]
+        document = parsed[index]
+        target, prefix = (value, base) if type(document) is type(value) else (structured, ())
+        difference = first_difference(document, target)
+        if difference is not None:
+            where, said, held = difference
+            at = pointer(prefix) + where
+            return Mismatch(
+                f"text block {index} (JSON) has {render(said)} at {show_pointer(where)} "
+                f"where structured_content has {render(held)}",
+                at,
+            )
+    if len(texts) != len(leaves):
+        return Mismatch(
+            f"content has {len(texts)} text block(s) but structured_content{_at(base)} holds "
+            f"{len(leaves)} value(s) to mirror ({render(value)}): the SDK writes one text block per list "
+            "item (or one block with the JSON of the whole value)",
+            pointer(base),
+        )
+    for (index, text), (path, leaf) in zip(texts, leaves, strict=True):
+        if not _text_matches(text, leaf):
+            return Mismatch(
+                f"text block {index} says {render(text)} but structured_content{_at(path)} is {render(leaf)}",
+                pointer(path),
+            )
+    return Mismatch(  # pragma: no cover - every text matched, yet the layout did not: only mixed blocks
+        f"content ({len(blocks)} blocks) does not line up with structured_content {render(value)}",
+        pointer(base),
+    )
+
+
+def _at(path: Path) -> str:
+    return f" {pointer(path)}" if path else ""

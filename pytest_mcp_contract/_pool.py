@@ -1,0 +1,55 @@
+"""Which open session serves a test: one per server and per ``mcp_contract_scope`` unit.
+
+The fixture itself is function-scoped and asks the pool. That way a server chosen per directory
+(a ``mcp_contract_server`` override in a sub-folder's conftest) gets its own session instead of a
+stale, cached one, and the session still lives for the whole scope.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_mcp_contract._settings import Settings
+    from pytest_mcp_contract._sync import McpContract
+
+
+class SessionPool:
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._open: dict[str, McpContract] = {}
+
+    def get(self, request: pytest.FixtureRequest, server: object) -> McpContract:
+        from pytest_mcp_contract._sync import McpContract
+
+        node = self._scope_node(request)
+        current = self._open.get(node.nodeid)
+        if current is not None and current.server is server:
+            return current
+        if current is not None:
+            self._close(node.nodeid, current)
+        contract = McpContract(server, timeout=self._settings.timeout, check_formats=self._settings.check_formats)
+        self._open[node.nodeid] = contract
+        node.addfinalizer(lambda: self._close(node.nodeid, contract))
+        return contract
+
+    def _scope_node(self, request: pytest.FixtureRequest) -> pytest.Item | pytest.Collector:
+        scope = self._settings.scope
+        if scope == "session":
+            return request.session
+        if scope == "module":
+            return request.node.getparent(pytest.File) or request.session
+        node: pytest.Item = request.node
+        return node
+
+    def _close(self, key: str, contract: McpContract) -> None:
+        if self._open.get(key) is contract:
+            del self._open[key]
+        contract.close()
+
+    def close_all(self) -> None:
+        """A safety net at the end of the run: no session outlives pytest."""
+        for key, contract in list(self._open.items()):
+            self._close(key, contract)

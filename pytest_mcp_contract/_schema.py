@@ -1,0 +1,315 @@
+"""Output schemas: is one usable (``output-schema-invalid``), does a value honour it (``structured-invalid``).
+
+Schemas are compiled once and cached; validation never fetches a remote ``$ref``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Final, cast
+from urllib.parse import urlsplit
+
+import jsonschema
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+from jsonschema.exceptions import best_match, relevance
+from jsonschema.validators import validator_for
+
+from pytest_mcp_contract._fastschema import compile_predicate
+from pytest_mcp_contract._jsonvalue import pointer, render, walk
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
+DRAFT_NAMES: Final[dict[type[Any], str]] = {
+    jsonschema.Draft202012Validator: "Draft 2020-12",
+    jsonschema.Draft201909Validator: "Draft 2019-09",
+    jsonschema.Draft7Validator: "Draft 7",
+    jsonschema.Draft6Validator: "Draft 6",
+    jsonschema.Draft4Validator: "Draft 4",
+    jsonschema.Draft3Validator: "Draft 3",
+}
+
+_Resolver = Any  # referencing.Resolver is not exported at the package's top level
+
+MAX_ERRORS: Final = 5
+"""Validation errors reported per result; more only bury the first one."""
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """Why a schema cannot be used, and where in it (a JSON pointer)."""
+
+    message: str
+    path: str
+
+
+@dataclass(frozen=True)
+class InstanceError:
+    """Why a value does not honour a schema: the place in the value and the failing keyword."""
+
+    message: str
+    path: str
+
+
+@dataclass(frozen=True)
+class CompiledSchema:
+    """A schema checked once: its problems, or the validators to use for every result."""
+
+    draft: str
+    problems: tuple[SchemaProblem, ...]
+    validator: Validator | None
+    """Validates against the schema as published; its errors point into that schema."""
+    is_valid: Callable[[Any], bool] | None = None
+    """The quickest yes/no answer for this schema (see ``_fastschema``)."""
+
+
+def compile_schema(schema: dict[str, Any], *, check_formats: bool = False) -> CompiledSchema:
+    """Check ``schema`` and build its validator, cached per schema (by identity, then by content)."""
+    key = (id(schema), check_formats)
+    hit = _BY_ID.get(key)
+    if hit is not None and hit[0] is schema:
+        _BY_ID.move_to_end(key)
+        return hit[1]
+    try:
+        content_key: str | None = json.dumps(schema, sort_keys=True, default=repr) + str(check_formats)
+    except (ValueError, RecursionError):
+        content_key = None
+    compiled = _BY_CONTENT.get(content_key) if content_key is not None else None
+    if compiled is None:
+        compiled = _compile(schema, check_formats)
+        if content_key is not None:
+            _remember(_BY_CONTENT, content_key, compiled)
+    _remember(_BY_ID, key, (schema, compiled))
+    return compiled
+
+
+_CACHE_SIZE: Final = 512
+# The identity cache keeps the schema alive next to its entry, so an id() is never reused while cached.
+_BY_ID: OrderedDict[tuple[int, bool], tuple[dict[str, Any], CompiledSchema]] = OrderedDict()
+_BY_CONTENT: OrderedDict[str, CompiledSchema] = OrderedDict()
+
+
+def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    cache[key] = value
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+
+
+def _compile(schema: dict[str, Any], check_formats: bool) -> CompiledSchema:
+    try:
+        return _compile_checked(schema, check_formats)
+    except RecursionError:
+        problem = SchemaProblem("the schema is nested too deeply to be checked", "")
+        return CompiledSchema(DRAFT_NAMES[jsonschema.Draft202012Validator], (problem,), None)
+
+
+def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSchema:
+    if not isinstance(schema, dict):
+        problem = SchemaProblem(f"output_schema must be a JSON object, got {render(schema)}", "")
+        return CompiledSchema(DRAFT_NAMES[jsonschema.Draft202012Validator], (problem,), None)
+    # MCP says: Draft 2020-12 unless $schema names another draft.
+    cls: type[Validator] | None = jsonschema.Draft202012Validator
+    if "$schema" in schema:
+        cls = validator_for(schema, default=None)  # type: ignore[arg-type]
+    if cls is None:
+        known = ", ".join(DRAFT_NAMES.values())
+        problem = SchemaProblem(
+            f"$schema {render(schema.get('$schema'))} names no JSON Schema draft this checker knows ({known})",
+            "/$schema",
+        )
+        return CompiledSchema("unknown draft", (problem,), None)
+    draft = DRAFT_NAMES.get(cls, cls.__name__)
+    try:
+        cls.check_schema(schema)
+    except jsonschema.SchemaError as error:  # check_schema already picked the best match
+        problem = SchemaProblem(
+            f"not a valid {draft} schema: {_trim(error.message)} (metaschema keyword {error.validator!r})",
+            pointer(error.absolute_path),
+        )
+        return CompiledSchema(draft, (problem,), None)
+    problems = [*_reference_problems(schema), *_root_problems(schema)]
+    if problems:
+        return CompiledSchema(draft, tuple(problems), None)
+    # An empty registry: $refs resolve inside the document (and the bundled metaschemas), never remotely.
+    format_checker = cls.FORMAT_CHECKER if check_formats else None
+    validator = cls(schema, registry=referencing.Registry(), format_checker=format_checker)
+    return CompiledSchema(draft, (), validator, _quickest_check(schema, cls, validator, check_formats))
+
+
+def _quickest_check(
+    schema: dict[str, Any], cls: type[Validator], validator: Validator, check_formats: bool
+) -> Callable[[Any], bool]:
+    if cls is jsonschema.Draft202012Validator:
+        predicate = compile_predicate(schema, check_formats=check_formats)
+        if predicate is not None:
+            return predicate
+    inlined = inline_refs(schema) if cls in _INLINE_DRAFTS else None
+    if inlined is None:
+        return validator.is_valid
+    format_checker = cls.FORMAT_CHECKER if check_formats else None
+    return cls(inlined, registry=referencing.Registry(), format_checker=format_checker).is_valid
+
+
+# Drafts where a $ref applies in place beside its sibling keywords, as allOf does.
+_INLINE_DRAFTS: Final = (jsonschema.Draft202012Validator, jsonschema.Draft201909Validator)
+_ANNOTATIONS: Final = frozenset({"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"})
+_DATA_KEYWORDS: Final = frozenset({"const", "enum", "default", "examples"})
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """A copy of ``schema`` with every ``#/$defs/Name`` reference replaced by its target.
+
+    jsonschema pays a resolver lookup for each ``$ref`` it meets, per item of every list, so the
+    SDK's ``list[Model]`` schemas validate much faster inlined. Only plain, acyclic, local
+    references are inlined; anything else (``$id``, anchors, dynamic or recursive refs) gives
+    ``None`` and the published schema is used as it is.
+    """
+    defs: dict[str, Any] = {}
+    for key in ("$defs", "definitions"):
+        if isinstance(schema.get(key), dict):
+            defs.update({f"#/{key}/{name}": value for name, value in schema[key].items()})
+    for _path, node in walk(schema):
+        if isinstance(node, dict):
+            if "$id" in node or "$anchor" in node or "$dynamicRef" in node or "$recursiveRef" in node:
+                return None
+            ref = node.get("$ref")
+            if ref is not None and (not isinstance(ref, str) or ref not in defs):
+                return None
+    try:
+        return cast("dict[str, Any]", _inline(schema, defs, ()))
+    except _Cyclic:
+        return None
+
+
+class _Cyclic(Exception):
+    pass
+
+
+def _inline(node: Any, defs: dict[str, Any], active: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, defs, active) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    rest = {
+        key: value if key in _DATA_KEYWORDS else _inline(value, defs, active)
+        for key, value in node.items()
+        if key not in ("$ref", "$defs", "definitions")
+    }
+    if ref is None:
+        return rest
+    if ref in active or len(active) > 50:
+        raise _Cyclic
+    target = _inline(defs[ref], defs, (*active, ref))
+    if all(key in _ANNOTATIONS for key in rest):
+        return target if isinstance(target, dict) else {"allOf": [target]}
+    return {"allOf": [target], **rest}
+
+
+def _reference_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
+    """Every ``$ref`` that does not resolve inside the document; remote ones are never fetched."""
+    specification = referencing.jsonschema.specification_with(
+        schema.get("$schema", ""), default=referencing.jsonschema.DRAFT202012
+    )
+    root = specification.create_resource(schema)
+    registry = referencing.Registry().with_resource(root.id() or "", root).crawl()
+    problems: list[SchemaProblem] = []
+    for path, resolver, node in _subschemas(schema, specification, registry.resolver(root.id() or "")):
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        try:
+            resolver.lookup(ref)
+        except referencing.exceptions.Unresolvable:
+            if urlsplit(ref).scheme or not ref.startswith("#"):
+                message = f"$ref {ref!r} points outside the schema; remote references are never fetched"
+            else:
+                message = f"$ref {ref!r} resolves nowhere in the schema"
+            problems.append(SchemaProblem(message, pointer((*path, "$ref"))))
+    return problems
+
+
+def _subschemas(
+    schema: dict[str, Any],
+    specification: referencing.Specification[Any],
+    resolver: _Resolver,
+) -> list[tuple[tuple[str | int, ...], _Resolver, dict[str, Any]]]:
+    """Each subschema (per the draft's own keywords) with its path and the resolver in scope there."""
+    found = []
+    stack: list[tuple[tuple[str | int, ...], _Resolver, Any]] = [((), resolver, schema)]
+    while stack:
+        path, scope, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if specification.id_of(node) and path:
+            scope = scope.in_subresource(specification.create_resource(node))
+        found.append((path, scope, node))
+        children = {id(child) for child in specification.subresources_of(node)}
+        # subresources_of knows which keywords hold schemas (per draft); find where each one sits.
+        for sub_path, value in _keyword_positions(node):
+            if id(value) in children:
+                stack.append(((*path, *sub_path), scope, value))
+    return found
+
+
+def _keyword_positions(node: dict[str, Any]) -> list[tuple[tuple[str | int, ...], Any]]:
+    """Values one or two levels below a schema node: where keywords keep their subschemas."""
+    positions: list[tuple[tuple[str | int, ...], Any]] = []
+    for key, value in node.items():
+        positions.append(((key,), value))
+        if isinstance(value, dict):
+            positions.extend(((key, sub), item) for sub, item in value.items())
+        elif isinstance(value, list):
+            positions.extend(((key, index), item) for index, item in enumerate(value))
+    return positions
+
+
+def _root_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
+    declared = schema.get("type")
+    if declared == "object" or (isinstance(declared, list) and "object" in declared):
+        return []
+    if declared is None and "$ref" in schema:
+        return []  # checked by the reference walk; a root $ref to an object is fine
+    said = f"type {render(declared)}" if declared is not None else "no type"
+    return [
+        SchemaProblem(
+            f'the root must describe an object ("type": "object"), but it has {said}: '
+            "structured_content is always a JSON object",
+            "",
+        )
+    ]
+
+
+def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceError]:
+    """Up to :data:`MAX_ERRORS` reasons why ``instance`` does not validate, most relevant first.
+
+    Raises ``RecursionError`` for values nested beyond what the validator can walk; the caller
+    decides how to report that.
+    """
+    validator = compiled.validator
+    if validator is None or (compiled.is_valid or validator.is_valid)(instance):
+        return []
+    errors = sorted(islice(validator.iter_errors(instance), 50), key=relevance)
+    reported = []
+    for error in errors[:MAX_ERRORS]:
+        found: ValidationError = best_match([error]) or error
+        schema_path = pointer(found.absolute_schema_path)
+        reported.append(
+            InstanceError(
+                f"{_trim(found.message)} (schema keyword {found.validator!r} at {schema_path})",
+                pointer(found.absolute_path),
+            )
+        )
+    return reported
+
+
+def _trim(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

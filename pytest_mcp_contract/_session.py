@@ -1,0 +1,177 @@
+"""One client session under contract: connecting, listing tools, the raw call, and judging a result.
+
+The async steps are plain coroutines; the sync and async fixtures (``_sync.py``, ``_async.py``)
+decide which event loop runs them and how a call is timed out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+from typing import TYPE_CHECKING, Any, Final
+
+import mcp.types
+from mcp import Client
+from mcp.server import Server
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+
+from pytest_mcp_contract._checks import check_result, check_tool
+from pytest_mcp_contract._errors import UnknownToolError
+from pytest_mcp_contract._inprocess import describe_cause, forget_cause, record_causes
+from pytest_mcp_contract._violations import ContractViolationError, Violation
+
+if TYPE_CHECKING:
+    from mcp.types import CallToolResult, Tool
+
+MAX_PAGES: Final = 1000
+"""A paginator that never ends must not hang the run."""
+
+
+def is_server(candidate: object) -> bool:
+    """Whether ``candidate`` is a server object the plugin can connect to in process."""
+    return isinstance(candidate, MCPServer | Server)
+
+
+def server_label(server: object) -> str:
+    name = getattr(server, "name", None)
+    return f"{type(server).__name__} {name!r}" if name else type(server).__name__
+
+
+class SessionError(RuntimeError):
+    """The session could not be opened, or the server broke the protocol outside a tool call."""
+
+
+SessionError.__module__ = "pytest_mcp_contract"
+
+
+class ContractSession:
+    """The loop-independent core shared by ``mcp_contract`` and ``mcp_contract_async``."""
+
+    def __init__(self, server: object, *, timeout: float, check_formats: bool) -> None:
+        self.server = server
+        self.timeout = timeout
+        self.check_formats = check_formats
+        self._client: Client | None = None
+        self._tools: dict[str, Tool] = {}
+        self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
+
+    # --- async steps, run on whatever loop owns the session --------------------------------------
+
+    async def enter(self, stack: AsyncExitStack) -> None:
+        """Connect and list the tools; the caller's exit stack closes the connection."""
+        if isinstance(self.server, MCPServer):
+            record_causes()
+        # cache=None: a contract check must see the server's listing, never a cached one.
+        # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
+        client = Client(self.server, cache=None, raise_exceptions=True)  # type: ignore[arg-type]
+        try:
+            self._client = await stack.enter_async_context(client)
+        except Exception as error:
+            raise SessionError(
+                f"could not open an MCP session to {server_label(self.server)}: {_explain(error)}"
+            ) from error
+        self._tools = await self.list_tools()
+
+    async def list_tools(self) -> dict[str, Tool]:
+        """Every page of ``tools/list``."""
+        tools: dict[str, Tool] = {}
+        cursor: str | None = None
+        try:
+            for _ in range(MAX_PAGES):
+                page = await self.client.list_tools(cursor=cursor)
+                tools.update((tool.name, tool) for tool in page.tools)
+                cursor = page.next_cursor
+                if cursor is None:
+                    return tools
+        except Exception as error:
+            raise SessionError(
+                f"tools/list failed on {server_label(self.server)}: {_explain(error)}. "
+                "Fix the server's tool listing; no tool can be checked without it."
+            ) from error
+        raise SessionError(f"tools/list on {server_label(self.server)} returned more than {MAX_PAGES} pages")
+
+    async def refresh_tools(self) -> None:
+        self._tools = await self.list_tools()
+
+    async def request(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
+        """A raw ``tools/call``: the SDK client's own validation would raise before we see the result."""
+        forget_cause(name)
+        request = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name=name, arguments=arguments))
+        return await self.client.session.send_request(request, mcp.types.CallToolResult)
+
+    # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
+
+    @property
+    def client(self) -> Client:
+        if self._client is None:
+            raise SessionError("the MCP session is closed")
+        return self._client
+
+    @property
+    def tools(self) -> dict[str, Tool]:
+        return self._tools
+
+    def tool(self, name: str) -> Tool:
+        try:
+            return self._tools[name]
+        except KeyError:
+            raise UnknownToolError(name, self._tools) from None
+
+    def tool_violations(self, tool: Tool) -> list[Violation]:
+        """The tool-level checks, run once per listed tool."""
+        hit = self._tool_violations.get(tool.name)
+        if hit is None or hit[0] is not tool:
+            hit = (tool, check_tool(tool, server=self.server))
+            self._tool_violations[tool.name] = hit
+        return hit[1]
+
+    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
+        """Tool-level and result violations of one result; never raises."""
+        tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
+        return [
+            *self.tool_violations(tool),
+            *check_result(
+                tool, result, expect_error=expect_error, server=self.server, check_formats=self.check_formats
+            ),
+        ]
+
+    def judge(
+        self, name: str, arguments: Mapping[str, Any] | None, result: CallToolResult, *, expect_error: bool
+    ) -> CallToolResult:
+        """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
+        __tracebackhide__ = True
+        violations = self.check(name, result, expect_error=expect_error)
+        if violations:
+            raise ContractViolationError(violations, tool=name, arguments=arguments)
+        return result
+
+    def protocol_error(self, name: str, arguments: Mapping[str, Any] | None, error: MCPError) -> None:
+        """A JSON-RPC error instead of a result: a tool error the test did not ask for."""
+        __tracebackhide__ = True
+        message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
+        raise ContractViolationError(
+            [Violation("tool-error", name, message)], tool=name, arguments=arguments
+        ) from error
+
+
+def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
+    """Tool arguments are a JSON object; say so at the call, not as a server error later."""
+    if arguments is None or isinstance(arguments, dict):
+        return arguments
+    if isinstance(arguments, Mapping):
+        return dict(arguments)
+    raise TypeError(
+        f"arguments for tool {name!r} must be a dict of argument names to values, "
+        f"got {type(arguments).__name__}: {arguments!r:.80}"
+    )
+
+
+def _explain(error: BaseException) -> str:
+    if isinstance(error, MCPError):
+        text = f"JSON-RPC error {error.error.code}: {error.error.message}"
+    else:
+        text = f"{type(error).__name__}: {error}"
+    if error.__cause__ is not None:
+        text += f" (cause: {describe_cause(error.__cause__)})"
+    return text

@@ -1,0 +1,88 @@
+"""The plugin's configuration: read once from the command line and ini file, checked at start-up."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, Literal, cast
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_mcp_contract._target import TargetError
+
+Scope = Literal["session", "module", "function"]
+SCOPES: Final[tuple[Scope, ...]] = ("session", "module", "function")
+DEFAULT_TIMEOUT: Final = 30.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    target: str | None
+    """The target as the user wrote it, or ``None``."""
+    target_source: str
+    """Where the target came from, for messages: the option or the ini file."""
+    server: object | None
+    """The loaded server object, or ``None`` when no target is configured."""
+    scope: Scope
+    timeout: float
+    check_formats: bool
+
+
+def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
+    """Read and check every option; a bad one raises ``pytest.UsageError`` saying how to fix it."""
+    scope = cast("str", config.getini("mcp_contract_scope")).strip() or "session"
+    if scope not in SCOPES:
+        raise pytest.UsageError(
+            f"mcp_contract_scope = {scope!r} is not a scope; use one of {', '.join(SCOPES)} "
+            "(session: one MCP session for the whole run, the default)."
+        )
+    timeout = _timeout(cast("str", config.getini("mcp_contract_timeout")))
+    check_formats = bool(config.getini("mcp_contract_check_formats"))
+
+    target = config.getoption("mcp_contract_server")
+    base_dir = Path(config.invocation_params.dir)
+    source = "--mcp-contract-server"
+    if not target:
+        target = cast("str", config.getini("mcp_contract_server")).strip() or None
+        source = f"mcp_contract_server in {config.inipath.name}" if config.inipath else "mcp_contract_server"
+        if config.inipath is not None:
+            base_dir = config.inipath.parent
+    server = None
+    if target and load:
+        from pytest_mcp_contract._target import TargetError, load_target
+
+        try:
+            server = load_target(target, base_dir)
+        except TargetError as error:
+            raise pytest.UsageError(_target_message(target, source, error)) from None
+    return Settings(
+        target=target,
+        target_source=source,
+        server=server,
+        scope=scope,
+        timeout=timeout,
+        check_formats=check_formats,
+    )
+
+
+def _timeout(raw: str) -> float:
+    text = raw.strip()
+    try:
+        value = float(text) if text else DEFAULT_TIMEOUT
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise pytest.UsageError(
+            f"mcp_contract_timeout = {raw!r} is not a timeout; give a positive number of seconds, "
+            f"e.g. mcp_contract_timeout = {DEFAULT_TIMEOUT:g}"
+        )
+    return value
+
+
+def _target_message(target: str, source: str, error: TargetError) -> str:
+    return (
+        f"pytest-mcp-contract cannot load the MCP server {target!r} ({source}): {error}\n"
+        "Fix the target, or remove it and override the mcp_contract_server fixture in conftest.py instead."
+    )

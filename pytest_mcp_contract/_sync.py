@@ -1,0 +1,272 @@
+"""The sync fixture: a session whose event loop runs in the calling thread, only while a call is made.
+
+Why not a loop in a background thread (``anyio.from_thread``)? Crossing threads costs about half a
+tool call each time. Here the loop is driven by ``run_until_complete`` from the test's own thread,
+and one long-lived host task owns the client (anyio needs a context entered and exited in one task).
+Calls go to a worker task through a queue; a timed-out call retires its worker and a fresh one takes
+over, so the session goes on even when a sync tool is stuck in a thread that cannot be cancelled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from collections.abc import Awaitable, Callable, Coroutine
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import anyio.abc
+from mcp.shared.exceptions import MCPError
+
+from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError
+from pytest_mcp_contract._session import ContractSession, arguments_dict, server_label
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mcp import Client
+    from mcp.types import CallToolResult, Tool
+
+    from pytest_mcp_contract._violations import Violation
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Call:
+    """One job for the worker and, once done, its outcome."""
+
+    coroutine: Coroutine[Any, Any, Any] | None  # None for opening the session, which the host does
+    deadline: float
+    done: bool = False
+    expired: bool = False
+    value: Any = None
+    error: BaseException | None = None
+
+
+@dataclass
+class _Worker:
+    scope: anyio.CancelScope | None = None  # made inside the loop: anyio needs a running one
+    retired: bool = False
+
+
+class LoopHost:
+    """Owns an event loop and one host task; runs coroutines on it from synchronous code.
+
+    The loop runs (``run_forever``) only while a call is in flight and whoever finishes the call
+    stops it: the worker with the outcome, or the watchdog at the deadline. That costs two loop
+    turns per call, where ``run_until_complete`` on a task or future costs four.
+    """
+
+    def __init__(self, enter: Callable[[AsyncExitStack], Awaitable[None]], *, timeout: float, label: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._label = label
+        self._closed = False
+        self._inbox: asyncio.Future[_Call] = self._loop.create_future()
+        self._stop: asyncio.Future[None] = self._loop.create_future()
+        self._current: _Call | None = None
+        # One watchdog timer for the session instead of a timer per call: a timer per call costs
+        # about as much as the checks of a small result.
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._worker = _Worker()
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._ready = False
+        self._host = self._loop.create_task(self._main(enter))
+        opening = _Call(None, self._loop.time() + timeout)
+        try:
+            self._drive(opening)
+            if not self._ready:
+                if self._host.done() and self._host.exception() is not None:
+                    raise self._host.exception()  # type: ignore[misc]
+                raise TimeoutError(f"opening a session to {label} took over {timeout:g} s")
+        except BaseException:
+            self.close(timeout)
+            raise
+
+    async def _main(self, enter: Callable[[AsyncExitStack], Awaitable[None]]) -> None:
+        try:
+            async with AsyncExitStack() as stack:
+                await enter(stack)
+                async with anyio.create_task_group() as task_group:
+                    self._task_group = task_group
+                    task_group.start_soon(self._work, self._worker)
+                    self._ready = True
+                    self._loop.stop()
+                    await self._stop
+                    task_group.cancel_scope.cancel()
+        finally:
+            if not self._ready:
+                self._loop.stop()
+
+    async def _work(self, worker: _Worker) -> None:
+        # Calls run in this long-lived task, not in a task per call: anyio binds its worker threads
+        # (where sync tools run) to the root task, and a task per call would start a thread per call.
+        with anyio.CancelScope() as worker.scope:
+            while not worker.retired:
+                call = await self._inbox
+                self._inbox = self._loop.create_future()
+                assert call.coroutine is not None
+                try:
+                    call.value = await call.coroutine
+                except Exception as error:
+                    call.error = error
+                call.done = True
+                if call is self._current:
+                    self._loop.stop()
+
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float, on_timeout: Callable[[], BaseException]) -> T:
+        """Run ``coroutine`` on the host's worker; abandon it after ``timeout`` seconds."""
+        __tracebackhide__ = True
+        if self._closed:
+            coroutine.close()
+            raise RuntimeError(f"the MCP session to {self._label} is closed")
+        call = _Call(coroutine, self._loop.time() + timeout)
+        self._inbox.set_result(call)
+        self._drive(call)
+        if call.expired:
+            raise on_timeout()
+        if call.error is not None:
+            raise call.error
+        return call.value  # type: ignore[no-any-return]
+
+    def _drive(self, call: _Call) -> None:
+        """Run the loop until ``call`` is done or its deadline passes."""
+        if asyncio._get_running_loop() is not None:
+            if call.coroutine is not None:
+                call.coroutine.close()
+            raise RuntimeError(
+                "mcp_contract is the sync fixture and cannot be used while an event loop runs in this "
+                "thread; in async tests use mcp_contract_async"
+            )
+        self._current = call
+        if self._watchdog is None or self._watchdog.when() > call.deadline:
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+            self._watchdog = self._loop.call_at(call.deadline, self._watch)
+        try:
+            self._loop.run_forever()
+        finally:
+            self._current = None
+
+    def _watch(self) -> None:
+        self._watchdog = None
+        call = self._current
+        if call is None or call.done:
+            return
+        if self._loop.time() < call.deadline:
+            self._watchdog = self._loop.call_at(call.deadline, self._watch)
+            return
+        call.expired = True
+        self._loop.stop()
+        if self._task_group is not None:
+            # The worker may be stuck in a thread that ignores cancellation: retire it, hire another.
+            self._worker.retired = True
+            if self._worker.scope is not None:
+                self._worker.scope.cancel()
+            self._worker = _Worker()
+            self._task_group.start_soon(self._work, self._worker)
+
+    def close(self, timeout: float) -> None:
+        """Stop the host task and close the loop, waiting at most ``timeout`` seconds."""
+        if self._closed:
+            return
+        self._closed = True
+        if not self._ready:
+            self._host.cancel()  # still opening: there is nothing to close gracefully
+        elif not self._stop.done():
+            self._stop.set_result(None)
+        finished, _pending = self._loop.run_until_complete(asyncio.wait([self._host], timeout=timeout))
+        inbox = self._inbox  # a call nobody took (the worker cancels this future when it stops)
+        if inbox.done() and not inbox.cancelled() and (left := inbox.result().coroutine) is not None:
+            left.close()
+        if not finished:
+            warnings.warn(
+                McpContractWarning(
+                    f"the session to {self._label} did not close within {timeout:g} s: a tool is still "
+                    "running (a sync tool blocked in its worker thread cannot be interrupted)"
+                ),
+                stacklevel=2,
+            )
+            return
+        error = None if self._host.cancelled() else self._host.exception()
+        self._loop.run_until_complete(self._loop.shutdown_asyncgens())
+        self._loop.close()
+        if error is not None and self._ready:
+            raise error
+
+
+class McpContract:
+    """The ``mcp_contract`` fixture: a checked MCP client for plain (sync) tests.
+
+    Every ``call_tool`` result is checked against the tool's published contract before it is
+    returned; a broken contract raises :class:`~pytest_mcp_contract.ContractViolationError`.
+    """
+
+    def __init__(self, server: object, *, timeout: float, check_formats: bool) -> None:
+        self._session = ContractSession(server, timeout=timeout, check_formats=check_formats)
+        self._host = LoopHost(self._session.enter, timeout=timeout, label=server_label(server))
+
+    @property
+    def server(self) -> object:
+        """The server object this session is connected to."""
+        return self._session.server
+
+    @property
+    def tools(self) -> dict[str, Tool]:
+        """Every tool the server lists (all pages of ``tools/list``), by name."""
+        return dict(self._session.tools)
+
+    @property
+    def client(self) -> Client:
+        """The underlying ``mcp.Client``, for everything else; await its methods through :meth:`run`."""
+        return self._session.client
+
+    def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        expect_error: bool = False,
+        timeout: float | None = None,
+    ) -> CallToolResult:
+        """Call a tool and return the raw ``CallToolResult`` once it has passed every check.
+
+        Raises ``ContractViolationError`` (an ``AssertionError``) listing each violation,
+        ``UnknownToolError`` for a name the server does not list, and ``ToolTimeoutError`` when
+        no answer comes within ``timeout`` (default: ini ``mcp_contract_timeout``).
+        ``expect_error=True`` says the call should fail: an error result passes, success does not.
+        """
+        __tracebackhide__ = True
+        args = arguments_dict(name, arguments)
+        if name not in self._session.tools:
+            self.run(self._session.refresh_tools())  # the server may have added it since
+        self._session.tool(name)
+        limit = self._session.timeout if timeout is None else timeout
+        try:
+            result = self._host.run(self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit))
+        except MCPError as error:
+            if expect_error:
+                raise
+            self._session.protocol_error(name, args, error)
+            raise  # pragma: no cover - protocol_error always raises
+        return self._session.judge(name, args, result, expect_error=expect_error)
+
+    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
+        """The violations of a result obtained elsewhere (say, through :attr:`client`); never raises."""
+        return self._session.check(name, result, expect_error=expect_error)
+
+    def run(self, awaitable: Awaitable[T], *, timeout: float | None = None) -> T:
+        """Run an awaitable on this session's event loop, e.g. ``run(c.client.list_resources())``."""
+        __tracebackhide__ = True
+        limit = self._session.timeout if timeout is None else timeout
+
+        async def wrapper() -> T:
+            return await awaitable
+
+        return self._host.run(wrapper(), limit, lambda: TimeoutError(f"no answer within {limit:g} s"))
+
+    def close(self) -> None:
+        """End the session (the fixture does this at the end of its scope)."""
+        self._host.close(self._session.timeout)

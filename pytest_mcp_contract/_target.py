@@ -1,0 +1,114 @@
+"""Turning a target string (``package.module:attr`` or ``path/to/file.py:attr``) into a server object."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from pytest_mcp_contract._session import is_server
+
+GRAMMAR = "'package.module:attr' or 'path/to/file.py:attr'"
+
+
+class TargetError(Exception):
+    """A target that cannot be loaded; the message is written for the user, ready for a UsageError."""
+
+
+def load_target(spec: str, base_dir: Path) -> object:
+    """Import the target's module and return its server (calling a factory once, if given one)."""
+    module_part, colon, attribute = spec.strip().rpartition(":")
+    if not colon or not module_part or not attribute:
+        raise TargetError(f"{spec!r} is not a target; write it as {GRAMMAR}.")
+    module = _import(module_part, base_dir)
+    found: Any = module
+    for index, part in enumerate(attribute.split(".")):
+        try:
+            found = getattr(found, part)
+        except AttributeError:
+            owner = module_part if index == 0 else ".".join([module_part, *attribute.split(".")[:index]])
+            raise TargetError(
+                f"{owner} has no attribute {part!r}.{_servers_in(module)}"
+                f" Point the target at the server object, as {GRAMMAR}."
+            ) from None
+    if is_server(found):
+        return found
+    if callable(found):
+        try:
+            made = found()
+        except Exception as error:
+            raise TargetError(
+                f"calling {attribute}() from {module_part} raised {type(error).__name__}:\n{_user_traceback(error)}"
+            ) from None
+        if is_server(made):
+            return made
+        raise TargetError(
+            f"{attribute}() from {module_part} returned {_describe(made)}, not an MCPServer or a low-level "
+            "mcp.server.Server. Make it return the server object."
+        )
+    raise TargetError(
+        f"{attribute} in {module_part} is {_describe(found)}, not an MCPServer, a low-level mcp.server.Server "
+        f"or a zero-argument callable returning one.{_servers_in(module)}"
+    )
+
+
+def _import(module_part: str, base_dir: Path) -> Any:
+    if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
+        path = (base_dir / module_part).resolve()
+        if not path.is_file():
+            raise TargetError(f"the file {module_part!r} does not exist (looked for {path}).")
+        name, root = _module_name(path)
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+    else:
+        name = module_part
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
+            raise TargetError(
+                f"no module named {error.name!r}. If the server lives in this repository, add its folder "
+                'to sys.path with the ini option pythonpath (e.g. pythonpath = ["src"]), or install the '
+                "package into this environment."
+            ) from None
+        raise TargetError(f"importing {name} failed:\n{_user_traceback(error)}") from None
+    except BaseException as error:
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        raise TargetError(f"importing {name} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
+
+
+def _module_name(path: Path) -> tuple[str, Path]:
+    """The dotted name of a file inside its packages, and the folder that must be on sys.path.
+
+    The file is imported under the same name the user's tests import it by, so there is one
+    server object, not two copies with separate state.
+    """
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts), folder
+
+
+def _user_traceback(error: BaseException) -> str:
+    """The traceback of the user's own code: import machinery and this module left out."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not frame.filename.startswith("<frozen") and frame.filename != __file__
+    ]
+    lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
+    return "".join(lines).rstrip()
+
+
+def _describe(value: object) -> str:
+    return f"a {type(value).__module__}.{type(value).__qualname__}"
+
+
+def _servers_in(module: Any) -> str:
+    names = sorted(name for name, value in vars(module).items() if is_server(value))
+    return f" Servers found in it: {', '.join(names)}." if names else ""

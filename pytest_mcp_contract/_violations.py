@@ -1,0 +1,123 @@
+"""What a broken promise looks like: the check ids, :class:`Violation` and :class:`ContractViolationError`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from pytest_mcp_contract._jsonvalue import render, show_pointer
+
+CheckId = Literal[
+    "output-schema-invalid",
+    "silent-opt-out",
+    "structured-missing",
+    "structured-invalid",
+    "content-mismatch",
+    "tool-error",
+]
+
+CHECKS: Final[Mapping[CheckId, str]] = {
+    "output-schema-invalid": (
+        "Fix the output_schema: with MCPServer it comes from the return annotation "
+        "(look at Field(json_schema_extra=...), WithJsonSchema and custom schemas); "
+        "a hand-written one must be valid Draft 2020-12 with an object at the root."
+    ),
+    "silent-opt-out": (
+        "Return a type the SDK can describe (a BaseModel, TypedDict, dataclass or annotated class), "
+        "or register the tool with structured_output=True so the SDK fails loudly. If the tool is meant "
+        "to return text only, say so with structured_output=False and a serializable annotation such as "
+        "-> str (see the README, 'silent-opt-out')."
+    ),
+    "structured-missing": (
+        "Send structured_content with every successful result of a tool that declares an output_schema "
+        "(MCPServer does this for you unless a hand-built CallToolResult leaves it out)."
+    ),
+    "structured-invalid": (
+        "Make the tool return data that matches its output_schema, or change the return annotation "
+        "(and so the schema) to what the tool really returns."
+    ),
+    "content-mismatch": (
+        "Make content carry the same data as structured_content: MCPServer writes it for you from the "
+        "returned value; a hand-built result should add a text block with the JSON of structured_content."
+    ),
+    "tool-error": (
+        "If this error is what the test wants, pass expect_error=True; otherwise fix the cause shown above."
+    ),
+}
+"""Every check id, with the next step a reader should take when it fires."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken promise of one tool.
+
+    ``path`` is a JSON pointer into the checked instance (``structured_content`` for result checks,
+    ``output_schema`` for ``output-schema-invalid``), ``""`` for its root, or ``None`` when the
+    violation is not about a place in a document.
+    """
+
+    check: CheckId
+    tool: str
+    message: str
+    path: str | None = None
+
+    def __str__(self) -> str:
+        where = f" at {show_pointer(self.path)}" if self.path is not None else ""
+        return f"[{self.check}] {self.tool}{where}: {self.message}"
+
+
+class ContractViolationError(AssertionError):
+    """A tool call broke its contract; ``.violations`` holds every :class:`Violation` found.
+
+    It is an ``AssertionError``, so pytest reports it as a test failure, not an error.
+    """
+
+    def __init__(
+        self,
+        violations: Sequence[Violation],
+        *,
+        tool: str,
+        arguments: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.violations: list[Violation] = list(violations)
+        self.tool = tool
+        self.arguments = arguments
+        super().__init__(render_violations(self.violations, tool=tool, arguments=arguments))
+
+
+# Shown in tracebacks as ``pytest_mcp_contract.ContractViolationError``, where users import it from.
+ContractViolationError.__module__ = "pytest_mcp_contract"
+Violation.__module__ = "pytest_mcp_contract"
+
+
+def _call_text(tool: str, arguments: Mapping[str, Any] | None) -> str:
+    if arguments is None:
+        return tool
+    try:
+        args = json.dumps(arguments, ensure_ascii=False, default=repr)
+    except (ValueError, RecursionError):
+        args = render(dict(arguments))
+    if len(args) > 120:
+        args = render(dict(arguments), 120)
+    return f"{tool}({args})"
+
+
+def render_violations(violations: Sequence[Violation], *, tool: str, arguments: Mapping[str, Any] | None = None) -> str:
+    """The failure text: the call, each violation with its place, then the next step per check."""
+    count = len(violations)
+    noun = "violation" if count == 1 else "violations"
+    lines = [f"{_call_text(tool, arguments)} broke its contract ({count} {noun}):"]
+    for violation in violations:
+        where = f" at {show_pointer(violation.path)}" if violation.path is not None else ""
+        tool_note = f" (tool {violation.tool})" if violation.tool != tool else ""
+        lines.append(f"  [{violation.check}]{where}{tool_note}")
+        lines.extend(f"    {line}" for line in violation.message.splitlines())
+    lines.append("Next step:")
+    seen: list[CheckId] = []
+    for violation in violations:
+        if violation.check not in seen:
+            seen.append(violation.check)
+            lines.append(f"  {violation.check}: {CHECKS[violation.check]}")
+    return "\n".join(lines)

@@ -1,0 +1,145 @@
+"""The pytest entry point (``-p no:mcp_contract`` switches it off): options, start-up checks and fixtures.
+
+The work happens in the small modules beside this one; nothing heavy (not even ``mcp``) is
+imported until a server is configured or a fixture is used.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+import pytest
+
+from pytest_mcp_contract._pool import SessionPool
+from pytest_mcp_contract._settings import DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from pytest_mcp_contract._async import AsyncMcpContract
+    from pytest_mcp_contract._sync import McpContract
+
+SETTINGS: Final = pytest.StashKey[Settings]()
+POOL: Final = pytest.StashKey[SessionPool]()
+
+NO_SERVER = (
+    "no MCP server is configured for pytest-mcp-contract. Set it in one line, e.g. in pyproject.toml:\n"
+    "    [tool.pytest.ini_options]\n"
+    '    mcp_contract_server = "your_package.server:mcp"\n'
+    "or pass --mcp-contract-server TARGET, or override the mcp_contract_server fixture in conftest.py."
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register ``--mcp-contract-*`` options and ``mcp_contract_*`` ini keys (https://docs.pytest.org/en/stable/reference/reference.html#pytest.hookspec.pytest_addoption)."""
+    group = parser.getgroup("mcp-contract", "MCP contract testing (pytest-mcp-contract)")
+    group.addoption(
+        "--mcp-contract-server",
+        dest="mcp_contract_server",
+        metavar="TARGET",
+        default=None,
+        help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr', naming an MCPServer, a "
+        "low-level Server, or a zero-argument callable returning one. Overrides ini mcp_contract_server.",
+    )
+    parser.addini(
+        "mcp_contract_server",
+        "MCP server to check, as for --mcp-contract-server (a relative file path is relative to the ini file).",
+        type="string",
+        default="",
+    )
+    parser.addini(
+        "mcp_contract_scope",
+        f"How long one MCP session lives: {', '.join(SCOPES)} (default: session).",
+        type="string",
+        default="session",
+    )
+    parser.addini(
+        "mcp_contract_timeout",
+        f"Seconds a tool call (or opening a session) may take before the test fails (default: {DEFAULT_TIMEOUT:g}).",
+        type="string",
+        default=str(DEFAULT_TIMEOUT),
+    )
+    parser.addini(
+        "mcp_contract_check_formats",
+        "Assert JSON Schema 'format' keywords in output schemas instead of treating them as annotations.",
+        type="bool",
+        default=False,
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Check the configuration and load the server, so a bad one stops pytest before any test runs."""
+    # `pytest --help` also configures plugins; importing the user's server there would only be slow.
+    load = not (config.getoption("help", False) or config.getoption("version", False))
+    settings = read_settings(config, load=load)
+    config.stash[SETTINGS] = settings
+    config.stash[POOL] = SessionPool(settings)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    pool = config.stash.get(POOL, None)
+    if pool is not None:
+        pool.close_all()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    settings = config.stash.get(SETTINGS, None)
+    if settings is None or settings.target is None:
+        return None
+    return [
+        f"mcp-contract: server {settings.target} ({settings.target_source}), "
+        f"scope={settings.scope}, timeout={settings.timeout:g}s"
+    ]
+
+
+@pytest.fixture
+def mcp_contract_server(request: pytest.FixtureRequest) -> object:
+    """The MCP server under test: the one configured with ``mcp_contract_server`` / ``--mcp-contract-server``.
+
+    Override this fixture in a ``conftest.py`` (any scope) to return the server object yourself;
+    a different server in a sub-folder gets its own session.
+    """
+    server = request.config.stash[SETTINGS].server
+    if server is None:
+        pytest.fail(NO_SERVER, pytrace=False)
+    return server
+
+
+@pytest.fixture
+def mcp_contract(request: pytest.FixtureRequest, mcp_contract_server: object) -> McpContract:
+    """A checked MCP client for sync tests: ``mcp_contract.call_tool(name, arguments)``.
+
+    Every result is checked against the tool's contract before it is returned. The session behind
+    it lives for ``mcp_contract_scope`` (one per test session by default).
+    """
+    _check_server(mcp_contract_server)
+    return request.config.stash[POOL].get(request, mcp_contract_server)
+
+
+@pytest.fixture
+async def mcp_contract_async(
+    request: pytest.FixtureRequest, mcp_contract_server: object, anyio_backend: object
+) -> AsyncIterator[AsyncMcpContract]:
+    """The async twin of ``mcp_contract`` for anyio tests: ``await mcp_contract_async.call_tool(...)``.
+
+    Its session is opened on the test's own event loop, once per test.
+    """
+    from pytest_mcp_contract._async import open_async_contract
+
+    _check_server(mcp_contract_server)
+    settings = request.config.stash[SETTINGS]
+    async with open_async_contract(
+        mcp_contract_server, timeout=settings.timeout, check_formats=settings.check_formats
+    ) as contract:
+        yield contract
+
+
+def _check_server(server: object) -> None:
+    from pytest_mcp_contract._session import is_server
+
+    if not is_server(server):
+        pytest.fail(
+            f"the mcp_contract_server fixture returned a {type(server).__qualname__}; it must return an "
+            "MCPServer or a low-level mcp.server.Server object",
+            pytrace=False,
+        )
