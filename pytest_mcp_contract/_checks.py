@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._inprocess import registration, take_cause
-from pytest_mcp_contract._jsonvalue import render
 from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror_mismatch
 from pytest_mcp_contract._schema import compile_schema, instance_errors
 from pytest_mcp_contract._violations import Violation
@@ -95,9 +94,11 @@ def check_result(
 
 
 def _tool_error(name: str, result: CallToolResult, server: object | None) -> Violation:
-    texts = [block.text for block in result.content if block.type == "text"]
-    said = render(" ".join(texts), 300) if texts else "(no text)"
-    message = f"the tool returned is_error=True: {said}"
+    texts = "\n".join(block.text for block in result.content if block.type == "text").strip()
+    if len(texts) > 600:
+        texts = texts[:599] + "…"
+    message = "the tool returned is_error=True"
+    message += " with this text:\n  " + texts.replace("\n", "\n  ") if texts else " and no text"
     cause = take_cause(name) if server is not None else None
     if cause:
         message += f"\nserver-side cause: {cause}"
@@ -113,9 +114,9 @@ def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:
         Violation(
             "silent-opt-out",
             name,
-            f"the tool publishes no output_schema and text block {index} is {render(text)}, Python's default "
-            f"repr of a {class_name} object: the SDK could not serialize the returned object, so clients get "
-            "a memory address instead of data",
+            f"the tool publishes no output_schema and text block {index} is {text.strip(chr(34))}, the default "
+            f"repr of a Python object ({class_name}): the SDK could not serialize it, so the model reads a memory "
+            "address instead of data",
         )
     ]
 

@@ -249,7 +249,14 @@ def take_cause(tool_name: str) -> str | None:
     if _RECORDER is None:
         return None
     error = _RECORDER.causes.pop(tool_name, None)
-    return None if error is None else describe_cause(error)
+    if error is not None:
+        return describe_cause(error)
+    if not logging.getLogger(_SERVER_LOGGER).isEnabledFor(logging.ERROR):
+        return (
+            "not recorded: the log level hides the SDK's error log, where the cause is written "
+            "(create the MCPServer with log_level='ERROR' or lower to see it here)"
+        )
+    return None
 
 
 def describe_cause(error: BaseException) -> str:

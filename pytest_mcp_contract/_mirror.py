@@ -166,9 +166,9 @@ def _diagnose(
     if found is not None:
         index, text, class_name = found
         return Mismatch(
-            f"text block {index} is {render(text)}, Python's default repr of a {class_name} object: the model "
-            f"reads a memory address while structured_content holds {render(value)}. The SDK writes a plain "
-            "class with str(); give it a __str__, or make it a dataclass or a BaseModel.",
+            f"text block {index} is {text.strip(chr(34))}, the default repr of a Python object ({class_name}): "
+            f"the model reads a memory address while structured_content holds {render(value)}. The SDK writes "
+            "a plain class with str(); give it a __str__, or make it a dataclass or a BaseModel.",
             None,
         )
     if not texts:
@@ -190,6 +190,13 @@ def _diagnose(
                 f"where structured_content has {render(held)}",
                 at,
             )
+    if len(texts) == 1 and len(leaves) <= 1:
+        index, text = texts[0]
+        path, leaf = leaves[0] if leaves else (base, value)
+        return Mismatch(
+            f"text block {index} says {render(text)} but structured_content{_at(path)} is {render(leaf)}",
+            pointer(path),
+        )
     if len(texts) != len(leaves):
         return Mismatch(
             f"content has {len(texts)} text block(s) but structured_content{_at(base)} holds "

@@ -119,9 +119,14 @@ class LoopHost:
     def run(self, coroutine: Coroutine[Any, Any, T], timeout: float, on_timeout: Callable[[], BaseException]) -> T:
         """Run ``coroutine`` on the host's worker; abandon it after ``timeout`` seconds."""
         __tracebackhide__ = True
-        if self._closed:
+        if self._closed or asyncio._get_running_loop() is not None:
             coroutine.close()
-            raise RuntimeError(f"the MCP session to {self._label} is closed")
+            if self._closed:
+                raise RuntimeError(f"the MCP session to {self._label} is closed")
+            raise RuntimeError(
+                "mcp_contract is the sync fixture and cannot be used while an event loop runs in this "
+                "thread; in async tests use mcp_contract_async"
+            )
         call = _Call(coroutine, self._loop.time() + timeout)
         self._inbox.set_result(call)
         self._drive(call)
@@ -133,13 +138,6 @@ class LoopHost:
 
     def _drive(self, call: _Call) -> None:
         """Run the loop until ``call`` is done or its deadline passes."""
-        if asyncio._get_running_loop() is not None:
-            if call.coroutine is not None:
-                call.coroutine.close()
-            raise RuntimeError(
-                "mcp_contract is the sync fixture and cannot be used while an event loop runs in this "
-                "thread; in async tests use mcp_contract_async"
-            )
         self._current = call
         if self._watchdog is None or self._watchdog.when() > call.deadline:
             if self._watchdog is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -96,17 +97,20 @@ def _module_name(path: Path) -> tuple[str, Path]:
 
 def _user_traceback(error: BaseException) -> str:
     """The traceback of the user's own code: import machinery and this module left out."""
+    machinery = (os.path.dirname(importlib.__file__), __file__)
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
-        if not frame.filename.startswith("<frozen") and frame.filename != __file__
+        if not frame.filename.startswith(("<frozen", *machinery))
     ]
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
     return "".join(lines).rstrip()
 
 
 def _describe(value: object) -> str:
-    return f"a {type(value).__module__}.{type(value).__qualname__}"
+    kind = type(value)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _servers_in(module: Any) -> str:
