@@ -21,6 +21,7 @@ from jsonschema.exceptions import best_match, relevance
 from jsonschema.validators import validator_for
 
 from pytest_mcp_contract._fastschema import compile_predicate
+from pytest_mcp_contract._formats import format_checker as asserting_formats
 from pytest_mcp_contract._jsonvalue import pointer, render, walk
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
     if problems:
         return CompiledSchema(draft, tuple(problems), None)
     # An empty registry: $refs resolve inside the document (and the bundled metaschemas), never remotely.
-    format_checker = cls.FORMAT_CHECKER if check_formats else None
+    format_checker = asserting_formats() if check_formats else None
     validator = cls(schema, registry=referencing.Registry(), format_checker=format_checker)
     return CompiledSchema(draft, (), validator, _quickest_check(schema, cls, validator, check_formats))
 
@@ -153,7 +154,7 @@ def _quickest_check(
     inlined = inline_refs(schema) if cls in _INLINE_DRAFTS else None
     if inlined is None:
         return validator.is_valid
-    format_checker = cls.FORMAT_CHECKER if check_formats else None
+    format_checker = asserting_formats() if check_formats else None
     return cls(inlined, registry=referencing.Registry(), format_checker=format_checker).is_valid
 
 
@@ -303,11 +304,20 @@ def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceErr
         schema_path = pointer(found.absolute_schema_path)
         reported.append(
             InstanceError(
-                f"{_trim(found.message)} (schema keyword {found.validator!r} at {schema_path})",
+                f"{_short_message(found)} (schema keyword {found.validator!r} at {schema_path})",
                 pointer(found.absolute_path),
             )
         )
     return reported
+
+
+def _short_message(error: ValidationError) -> str:
+    """jsonschema's message, with a long rendering of the offending value shortened."""
+    message = error.message
+    shown = repr(error.instance)
+    if len(shown) > 60 and shown in message:
+        message = message.replace(shown, render(error.instance, 60))
+    return _trim(message)
 
 
 def _trim(text: str, limit: int = 200) -> str:

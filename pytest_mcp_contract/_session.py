@@ -65,13 +65,21 @@ class ContractSession:
         # cache=None: a contract check must see the server's listing, never a cached one.
         # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
         client = Client(self.server, cache=None, raise_exceptions=True)  # type: ignore[arg-type]
+        connection = AsyncExitStack()
         try:
-            self._client = await stack.enter_async_context(client)
+            self._client = await connection.enter_async_context(client)
         except Exception as error:
             raise SessionError(
-                f"could not open an MCP session to {server_label(self.server)}: {_explain(error)}"
+                f"could not open an MCP session to {server_label(self.server)}: {_explain(single(error))}"
             ) from error
-        self._tools = await self.list_tools()
+        try:
+            self._tools = await self.list_tools()
+        except SessionError:
+            # Close first, then raise: an error passing through the client's task groups would
+            # reach the user wrapped in an ExceptionGroup.
+            await connection.aclose()
+            raise
+        stack.push_async_exit(connection)
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``."""
@@ -113,6 +121,7 @@ class ContractSession:
         return self._tools
 
     def tool(self, name: str) -> Tool:
+        __tracebackhide__ = True
         try:
             return self._tools[name]
         except KeyError:
@@ -165,6 +174,13 @@ def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
         f"arguments for tool {name!r} must be a dict of argument names to values, "
         f"got {type(arguments).__name__}: {arguments!r:.80}"
     )
+
+
+def single(error: BaseException) -> BaseException:
+    """The one exception inside nested exception groups of one (anyio wraps errors in task groups)."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
 
 
 def _explain(error: BaseException) -> str:

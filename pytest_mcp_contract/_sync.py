@@ -21,7 +21,7 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError
-from pytest_mcp_contract._session import ContractSession, arguments_dict, server_label
+from pytest_mcp_contract._session import ContractSession, arguments_dict, server_label, single
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -78,8 +78,8 @@ class LoopHost:
         try:
             self._drive(opening)
             if not self._ready:
-                if self._host.done() and self._host.exception() is not None:
-                    raise self._host.exception()  # type: ignore[misc]
+                if self._host.done() and (error := self._host.exception()) is not None:
+                    raise single(error)
                 raise TimeoutError(f"opening a session to {label} took over {timeout:g} s")
         except BaseException:
             self.close(timeout)

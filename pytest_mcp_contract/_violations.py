@@ -92,32 +92,29 @@ ContractViolationError.__module__ = "pytest_mcp_contract"
 Violation.__module__ = "pytest_mcp_contract"
 
 
-def _call_text(tool: str, arguments: Mapping[str, Any] | None) -> str:
-    if arguments is None:
-        return tool
+def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
+    if not arguments:
+        return "no arguments"
     try:
-        args = json.dumps(arguments, ensure_ascii=False, default=repr)
+        text = json.dumps(arguments, ensure_ascii=False, default=repr)
     except (ValueError, RecursionError):
-        args = render(dict(arguments))
-    if len(args) > 120:
-        args = render(dict(arguments), 120)
-    return f"{tool}({args})"
+        text = render(dict(arguments), 120)
+    return text if len(text) <= 120 else render(dict(arguments), 120)
 
 
 def render_violations(violations: Sequence[Violation], *, tool: str, arguments: Mapping[str, Any] | None = None) -> str:
     """The failure text: the call, each violation with its place, then the next step per check."""
     count = len(violations)
     noun = "violation" if count == 1 else "violations"
-    lines = [f"{_call_text(tool, arguments)} broke its contract ({count} {noun}):"]
+    lines = [f"tool {tool!r} called with {_arguments_text(arguments)} broke its contract ({count} {noun}):"]
     for violation in violations:
         where = f" at {show_pointer(violation.path)}" if violation.path is not None else ""
-        tool_note = f" (tool {violation.tool})" if violation.tool != tool else ""
-        lines.append(f"  [{violation.check}]{where}{tool_note}")
-        lines.extend(f"    {line}" for line in violation.message.splitlines())
+        lines.append(f"[{violation.check}]{where}")
+        lines.extend(f"  {line}" for line in violation.message.splitlines())
     lines.append("Next step:")
     seen: list[CheckId] = []
     for violation in violations:
         if violation.check not in seen:
             seen.append(violation.check)
-            lines.append(f"  {violation.check}: {CHECKS[violation.check]}")
+            lines.append(f"- {violation.check}: {CHECKS[violation.check]}")
     return "\n".join(lines)

@@ -112,8 +112,14 @@ def mcp_contract(request: pytest.FixtureRequest, mcp_contract_server: object) ->
     Every result is checked against the tool's contract before it is returned. The session behind
     it lives for ``mcp_contract_scope`` (one per test session by default).
     """
+    from pytest_mcp_contract._session import SessionError
+
     _check_server(mcp_contract_server)
-    return request.config.stash[POOL].get(request, mcp_contract_server)
+    try:
+        return request.config.stash[POOL].get(request, mcp_contract_server)
+    except (SessionError, TimeoutError) as error:
+        problem = str(error)
+    pytest.fail(problem, pytrace=False)  # outside the except: a chained traceback would bury the message
 
 
 @pytest.fixture
@@ -125,13 +131,27 @@ async def mcp_contract_async(
     Its session is opened on the test's own event loop, once per test.
     """
     from pytest_mcp_contract._async import open_async_contract
+    from pytest_mcp_contract._session import SessionError, single
 
     _check_server(mcp_contract_server)
     settings = request.config.stash[SETTINGS]
-    async with open_async_contract(
-        mcp_contract_server, timeout=settings.timeout, check_formats=settings.check_formats
-    ) as contract:
+    opening = open_async_contract(mcp_contract_server, timeout=settings.timeout, check_formats=settings.check_formats)
+    problem: BaseException | None = None
+    try:
+        contract = await opening.__aenter__()
+    except BaseException as error:
+        problem = single(error)
+        if not isinstance(problem, SessionError | TimeoutError):
+            raise
+    if problem is not None:
+        pytest.fail(str(problem), pytrace=False)
+    try:
         yield contract
+    except BaseException as error:
+        if not await opening.__aexit__(type(error), error, error.__traceback__):
+            raise
+    else:
+        await opening.__aexit__(None, None, None)
 
 
 def _check_server(server: object) -> None:

@@ -9,16 +9,18 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 # Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
 # it (0.7 s) for every inner session: modules imported before a run survive it.
 import mcp.server
 import mcp.server.mcpserver
+import mcp.types as types
 import pytest
 
 import pytest_mcp_contract._async
-import pytest_mcp_contract._checks
-import pytest_mcp_contract._sync  # noqa: F401
+import pytest_mcp_contract._checks  # noqa: F401
+from pytest_mcp_contract import ContractViolationError, McpContract
 
 SERVERS = Path(__file__).parent / "contract_servers"
 
@@ -54,3 +56,62 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Itera
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.delenv("PYTEST_XDIST_TESTRUNUID", raising=False)
     yield Project(pytester)
+
+
+@pytest.fixture(scope="session")
+def kinds() -> Iterator[McpContract]:
+    """A checked session to the correct server with one tool per SDK return kind."""
+    from contract_servers.sdk_kinds import mcp
+
+    contract = McpContract(mcp, timeout=30, check_formats=False)
+    yield contract
+    contract.close()
+
+
+@pytest.fixture(scope="session")
+def broken() -> Iterator[McpContract]:
+    """A checked session to the MCPServer whose tools break their contracts."""
+    from contract_servers.sdk_broken import mcp
+
+    contract = McpContract(mcp, timeout=30, check_formats=False)
+    yield contract
+    contract.close()
+
+
+@pytest.fixture(scope="session")
+def wire() -> Iterator[McpContract]:
+    """A checked session to the low-level server that sends exactly what each case says."""
+    from contract_servers.wire import server
+
+    contract = McpContract(server, timeout=5, check_formats=False)
+    yield contract
+    contract.close()
+
+
+def raw_call(contract: McpContract, name: str, arguments: dict[str, Any] | None = None) -> types.CallToolResult:
+    """A ``tools/call`` through the public client, unchecked (the SDK client's own validation bypassed)."""
+    request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
+    return contract.run(contract.client.session.send_request(request, types.CallToolResult))
+
+
+def violations_of(
+    contract: McpContract, name: str, arguments: dict[str, Any] | None = None
+) -> list[tuple[str, str | None]]:
+    """``(check, path)`` of every violation a checked call raises; empty when it passes."""
+    try:
+        contract.call_tool(name, arguments)
+    except ContractViolationError as error:
+        return [(violation.check, violation.path) for violation in error.violations]
+    return []
+
+
+def make_tool(output_schema: dict[str, Any] | None, name: str = "probe") -> types.Tool:
+    return types.Tool(name=name, input_schema={"type": "object"}, output_schema=output_schema)
+
+
+def make_result(structured: Any, *texts: str, is_error: bool = False) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text) for text in texts],
+        structured_content=structured,
+        is_error=is_error,
+    )

@@ -8,7 +8,7 @@ import pytest
 from conftest import Project, target
 
 # A server that logs each session (its lifespan) to a file, so a test can count sessions.
-LIFESPAN_SERVER = '''
+LIFESPAN_SERVER = """
 import contextlib, pathlib
 from mcp.server import MCPServer
 
@@ -27,7 +27,7 @@ mcp = MCPServer("counted", lifespan=lifespan)
 @mcp.tool()
 def echo(text: str) -> str:
     return text
-'''
+"""
 
 TWO_TESTS = """
 def test_one(mcp_contract):
@@ -220,7 +220,9 @@ def test_server_fixture_returning_the_wrong_thing(project: Project) -> None:
     result = project.run()
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(
-        ["*the mcp_contract_server fixture returned a str; it must return an MCPServer or a low-level mcp.server.Server object*"]
+        [
+            "*the mcp_contract_server fixture returned a str; it must return an MCPServer or a low-level mcp.server.Server object*"
+        ]
     )
 
 

@@ -26,7 +26,9 @@ def test_file_path_is_relative_to_the_ini_file(project: Project, pytester: pytes
         "from mcp.server import MCPServer\nmcp = MCPServer('app')\n@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
     )
     project.configure("srv/app.py:mcp")
-    project.tests("def test_ping(mcp_contract):\n    assert mcp_contract.call_tool('ping').structured_content == {'result': 'pong'}\n")
+    project.tests(
+        "def test_ping(mcp_contract):\n    assert mcp_contract.call_tool('ping').structured_content == {'result': 'pong'}\n"
+    )
     pytester.mkdir("elsewhere")
     result = pytester.runpytest(str(pytester.path), "--rootdir", str(pytester.path))
     result.assert_outcomes(passed=1)
@@ -70,7 +72,9 @@ def test_header_names_the_server(project: Project) -> None:
     project.configure(target("wire"))
     project.tests(CALL_GOOD)
     result = project.run()
-    result.stdout.re_match_lines([r"^mcp-contract: server .*wire\.py:server \(mcp_contract_server in tox\.ini\), scope=session, timeout=30s$"])
+    result.stdout.re_match_lines(
+        [r"^mcp-contract: server .*wire\.py:server \(mcp_contract_server in tox\.ini\), scope=session, timeout=30s$"]
+    )
 
 
 def _usage_error(result: pytest.RunResult) -> str:
@@ -86,7 +90,10 @@ def test_not_a_target(project: Project) -> None:
     project.configure("weather.server")
     result = project.run()
     text = _usage_error(result)
-    assert "ERROR: pytest-mcp-contract cannot load the MCP server 'weather.server' (mcp_contract_server in tox.ini): " in text
+    assert (
+        "ERROR: pytest-mcp-contract cannot load the MCP server 'weather.server' (mcp_contract_server in tox.ini): "
+        in text
+    )
     assert "'weather.server' is not a target; write it as 'package.module:attr' or 'path/to/file.py:attr'." in text
     assert "override the mcp_contract_server fixture in conftest.py instead." in text
 
@@ -94,7 +101,9 @@ def test_not_a_target(project: Project) -> None:
 def test_module_not_found_suggests_pythonpath(project: Project) -> None:
     project.configure("weather_nowhere.server:mcp")
     text = _usage_error(project.run())
-    assert "no module named 'weather_nowhere'. If the server lives in this repository, add its folder to sys.path" in text
+    assert (
+        "no module named 'weather_nowhere'. If the server lives in this repository, add its folder to sys.path" in text
+    )
     assert 'pythonpath = ["src"]' in text
 
 

@@ -334,7 +334,9 @@ def t_call_tool_result() -> CallToolResult:
 
 @mcp.tool()
 def t_annotated_call_tool_result() -> Annotated[CallToolResult, Point]:
-    return CallToolResult(content=[TextContent(type="text", text="The point is (1, 2).")], structured_content={"x": 1, "y": 2})
+    return CallToolResult(
+        content=[TextContent(type="text", text="The point is (1, 2).")], structured_content={"x": 1, "y": 2}
+    )
 
 
 @mcp.tool(structured_output=False)

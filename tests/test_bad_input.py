@@ -1,0 +1,231 @@
+"""Bad input gets a clear error and nothing hangs: unknown names, odd arguments, failing listings, slow tools."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any
+
+import mcp.types as types
+import pytest
+from conftest import Project, make_tool, target
+
+from pytest_mcp_contract import McpContract, McpContractWarning, check_result
+
+
+def test_unknown_tool_lists_names_and_the_closest(project: Project) -> None:
+    project.configure(target("wire"))
+    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('bad_typo')\n")
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.UnknownToolError: the server has no tool named 'bad_typo'. Did you mean "
+            "'bad_type'? Available tools: bad_type, big, errored, good, *"
+        ]
+    )
+
+
+def test_a_tool_added_after_listing_is_found(project: Project, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        growing="""
+from mcp.server import MCPServer
+mcp = MCPServer("growing")
+
+@mcp.tool()
+def first() -> int:
+    return 1
+"""
+    )
+    project.configure("growing.py:mcp")
+    project.tests(
+        """
+        from growing import mcp
+
+        def test_late_tool(mcp_contract):
+            @mcp.tool()
+            def second() -> int:
+                return 2
+            assert mcp_contract.call_tool("second").structured_content == {"result": 2}
+        """
+    )
+    project.run().assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "shown"),
+    [(["London"], "list: ['London']"), ("London", "str: 'London'"), (42, "int: 42")],
+)
+def test_arguments_must_be_a_dict(wire: McpContract, arguments: Any, shown: str) -> None:
+    with pytest.raises(TypeError) as caught:
+        wire.call_tool("good", arguments)
+    assert str(caught.value) == f"arguments for tool 'good' must be a dict of argument names to values, got {shown}"
+
+
+def test_a_listing_that_fails_is_reported_at_setup(project: Project) -> None:
+    project.configure(None)
+    project.pytester.makeconftest(
+        """
+        import pytest
+        from contract_servers.wire import build
+
+        @pytest.fixture(scope="session")
+        def mcp_contract_server():
+            return build([], list_error=ConnectionError("inventory database is down"))
+        """
+    )
+    project.tests("def test_one(mcp_contract):\n    pass\n\ndef test_two(mcp_contract):\n    pass\n")
+    result = project.run()
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ ERROR at setup of test_one _*",
+            "tools/list failed on Server 'wire': JSON-RPC error -32603: inventory database is down (cause: "
+            "ConnectionError: inventory database is down (raised at *wire.py:* in list_tools)). Fix the server's "
+            "tool listing; no tool can be checked without it.",
+            "*_ ERROR at setup of test_two _*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*The above exception*")
+
+
+SLOW_SERVER = """
+import time
+import anyio
+from mcp.server import MCPServer
+
+mcp = MCPServer("slow")
+
+@mcp.tool()
+async def never_returns() -> int:
+    await anyio.sleep_forever()
+    return 0
+
+@mcp.tool()
+def blocks_a_thread(seconds: float) -> int:
+    time.sleep(seconds)
+    return 1
+
+@mcp.tool()
+def quick() -> int:
+    return 2
+"""
+
+
+def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(slow=SLOW_SERVER)
+    project.configure(
+        "slow.py:mcp", mcp_contract_timeout="0.5", filterwarnings="default::pytest_mcp_contract.McpContractWarning"
+    )
+    project.tests(
+        """
+        import time
+
+        def test_async_hang(mcp_contract):
+            mcp_contract.call_tool("never_returns")
+
+        def test_thread_hang(mcp_contract):
+            started = time.monotonic()
+            try:
+                mcp_contract.call_tool("blocks_a_thread", {"seconds": 3})
+            finally:
+                assert time.monotonic() - started < 2
+
+        def test_per_call_timeout(mcp_contract):
+            mcp_contract.call_tool("blocks_a_thread", {"seconds": 1.0}, timeout=0.1)
+
+        def test_next_call_works(mcp_contract):
+            assert mcp_contract.call_tool("quick").structured_content == {"result": 2}
+        """
+    )
+    started = time.monotonic()
+    result = project.run()
+    result.assert_outcomes(failed=3, passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ToolTimeoutError: tool 'never_returns' did not answer within 0.5 s, so the "
+            "call was abandoned and the session goes on. If the tool is just slow, raise the limit with "
+            "call_tool(..., timeout=...) or the ini option mcp_contract_timeout; otherwise find where it blocks.",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        ["E       pytest_mcp_contract.ToolTimeoutError: tool 'blocks_a_thread' did not answer within 0.1 s*"]
+    )
+    # A thread blocked for 3 s cannot be interrupted: closing waits one timeout for it, then says so.
+    result.stdout.fnmatch_lines(
+        [
+            "*McpContractWarning: the session to MCPServer 'slow' did not close within 0.5 s: a tool is still "
+            "running (a sync tool blocked in its worker thread cannot be interrupted)"
+        ]
+    )
+    assert time.monotonic() - started < 10
+
+
+def test_deep_nesting_never_raises_recursion_error() -> None:
+    deep: Any = 1
+    for _ in range(5000):
+        deep = {"a": deep}
+    schema = {"type": "object", "properties": {"a": {"$ref": "#"}}}
+    result = types.CallToolResult(
+        content=[types.TextContent(type="text", text='{"a": ' * 5000 + "1" + "}" * 5000)], structured_content=deep
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        violations = check_result(make_tool(schema), result)
+    assert violations == []
+    assert [str(w.message) for w in caught if issubclass(w.category, McpContractWarning)] == [
+        "the result of tool 'probe' is nested too deeply for Python to check, so its structured_content "
+        "and content were not fully checked"
+    ]
+
+
+def test_deep_nesting_through_a_session_is_a_clear_failure(project: Project) -> None:
+    project.configure(None)
+    project.pytester.makeconftest(
+        """
+        import pytest
+        from contract_servers.wire import WireTool, build
+
+        deep = 1
+        for _ in range(3000):
+            deep = {"a": deep}
+
+        @pytest.fixture(scope="session")
+        def mcp_contract_server():
+            return build([WireTool("deep", {"type": "object"}, deep, ["{}"])])
+        """
+    )
+    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('deep')\n")
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [tool-error]",
+            "E         the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error "
+            "-32603: *",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*RecursionError*pytest_mcp_contract*")
+
+
+def test_a_2000_item_result(wire: McpContract) -> None:
+    result = wire.call_tool("big")
+    assert result.structured_content is not None
+    assert len(result.structured_content["result"]) == 2000
+    broken = types.CallToolResult(
+        content=[types.TextContent(type="text", text=str(i if i != 1500 else -1)) for i in range(2000)],
+        structured_content={"result": list(range(2000))},
+    )
+    [violation] = wire.check("big", broken)
+    assert (violation.check, violation.path) == ("content-mismatch", "/result/1500")
+    assert violation.message == 'text block 1500 says "-1" but structured_content /result/1500 is 1500'
+
+
+def test_a_closed_session_says_so(wire: McpContract) -> None:
+    from contract_servers.wire import server
+
+    contract = McpContract(server, timeout=5, check_formats=False)
+    contract.close()
+    contract.close()  # closing twice is harmless
+    with pytest.raises(RuntimeError, match="the MCP session to Server 'wire' is closed"):
+        contract.call_tool("good")

@@ -1,0 +1,58 @@
+"""The table of check cases: each broken tool, and exactly the violations (check id, JSON pointer) it raises.
+
+Cases come from two real servers: an MCPServer (what the SDK lets through or hides) and a
+low-level server (what only a hand-built result can get wrong).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import violations_of
+
+from pytest_mcp_contract import McpContract
+
+SDK_CASES = [
+    ("class_without_annotations", [("silent-opt-out", None), ("silent-opt-out", None)]),
+    ("returns_datetime", [("silent-opt-out", None)]),
+    ("returns_decimal", [("silent-opt-out", None)]),
+    ("returns_bare_dict", [("silent-opt-out", None)]),
+    ("returns_any", [("silent-opt-out", None)]),
+    ("returns_namedtuple", [("silent-opt-out", None)]),
+    ("plain_class_without_str", [("content-mismatch", None)]),
+    ("drops_required_field", [("tool-error", None)]),
+    ("crashes", [("tool-error", None)]),
+    ("refuses", [("tool-error", None)]),
+    ("not_a_number", [("structured-invalid", "/result"), ("content-mismatch", "/result")]),
+    ("invalid_schema", [("output-schema-invalid", "/properties/level/exclusiveMinimum")]),
+    ("own_result_invalid", [("tool-error", None)]),
+]
+
+WIRE_CASES = [
+    ("missing", [("structured-missing", None)]),
+    ("bad_type", [("structured-invalid", "/n")]),
+    ("mismatch", [("content-mismatch", "/n")]),
+    ("mismatch_bool", [("content-mismatch", "/n")]),
+    ("mismatch_count", [("content-mismatch", "/result")]),
+    ("no_text", [("content-mismatch", "")]),
+    ("schema_not_object", [("output-schema-invalid", "")]),
+    ("schema_remote_ref", [("output-schema-invalid", "/properties/n/$ref")]),
+    ("schema_bad_type", [("output-schema-invalid", "/properties/n/type")]),
+    ("schema_dangling_ref", [("output-schema-invalid", "/properties/n/$ref")]),
+    ("schemaless_repr", [("silent-opt-out", None)]),
+    ("errored", [("tool-error", None)]),
+    ("protocol_error", [("tool-error", None)]),
+]
+
+
+@pytest.mark.parametrize(("tool", "expected"), SDK_CASES, ids=[case[0] for case in SDK_CASES])
+def test_sdk_server_case(broken: McpContract, tool: str, expected: list[tuple[str, str | None]]) -> None:
+    assert violations_of(broken, tool, {"city": "Atlantis"} if tool == "refuses" else None) == expected
+
+
+@pytest.mark.parametrize(("tool", "expected"), WIRE_CASES, ids=[case[0] for case in WIRE_CASES])
+def test_wire_case(wire: McpContract, tool: str, expected: list[tuple[str, str | None]]) -> None:
+    assert violations_of(wire, tool) == expected
+
+
+def test_every_broken_sdk_tool_is_in_the_table(broken: McpContract) -> None:
+    assert sorted(broken.tools) == sorted(tool for tool, _ in SDK_CASES)

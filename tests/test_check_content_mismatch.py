@@ -1,0 +1,148 @@
+"""``content-mismatch``: the text for the model does not say what structured_content says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp.types as types
+import pytest
+from conftest import Project, make_result, make_tool, target
+
+from pytest_mcp_contract import check_result
+
+WRAPPED_LIST = {"type": "object", "properties": {"result": {"type": "array"}}, "required": ["result"]}
+WRAPPED = {"type": "object", "properties": {"result": {}}, "required": ["result"]}
+OBJECT = {"type": "object"}
+
+
+def test_failure_output_gives_block_index_and_both_values(project: Project) -> None:
+    project.configure(target("wire"))
+    project.tests(
+        """
+        def test_object(mcp_contract):
+            mcp_contract.call_tool("mismatch")
+
+        def test_list(mcp_contract):
+            mcp_contract.call_tool("mismatch_count")
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ContractViolationError: tool 'mismatch' called with no arguments broke its "
+            "contract (1 violation):",
+            "E       [content-mismatch] at /n",
+            "E         text block 0 (JSON) has 2 at /n where structured_content has 1",
+            "E       Next step:",
+            "E       - content-mismatch: Make content carry the same data as structured_content: *",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "E       [content-mismatch] at /result",
+            "E         content has 2 text block(s) but structured_content /result holds 3 value(s) to mirror "
+            "([1, 2, 3]): the SDK writes one text block per list item (or one block with the JSON of the whole "
+            "value)",
+        ]
+    )
+
+
+def _mismatches(schema: dict[str, Any] | None, structured: Any, *texts: str) -> list[tuple[str | None, str]]:
+    violations = check_result(make_tool(schema), make_result(structured, *texts))
+    return [(v.path, v.message) for v in violations if v.check == "content-mismatch"]
+
+
+@pytest.mark.parametrize(
+    ("schema", "structured", "texts"),
+    [
+        (WRAPPED, {"result": 4.0}, ["4"]),  # numbers compare by value
+        (WRAPPED, {"result": "hello"}, ["hello"]),  # a string is written as it is...
+        (WRAPPED, {"result": "721.80"}, ['"721.80"']),  # ...or JSON-quoted (Decimal, dates, Enum)
+        (WRAPPED, {"result": ""}, [""]),
+        (WRAPPED, {"result": "true"}, ["true"]),
+        (WRAPPED, {"result": None}, []),  # None yields no block
+        (WRAPPED_LIST, {"result": [1, None, 2]}, ["1", "2"]),  # None items dropped
+        (WRAPPED_LIST, {"result": [[1, 2], [3]]}, ["1", "2", "3"]),  # nested lists flattened
+        (WRAPPED_LIST, {"result": []}, []),
+        (WRAPPED_LIST, {"result": [1, 2]}, ["[1,2]"]),  # FastMCP: one compact block
+        (WRAPPED_LIST, {"result": [1, 2]}, ['{"result": [1, 2]}']),  # the whole, wrapped value
+        (OBJECT, {"a": 1, "b": [1, 2]}, ['{\n  "b": [\n    1,\n    2\n  ],\n  "a": 1.0\n}']),  # key order, 1.0
+        (OBJECT, {"a": 1}, ["Summary for the model: a is one.", '{"a": 1}']),  # a block beside the JSON
+        (OBJECT, {"result": [1, 2]}, ['{"result": [1, 2]}']),  # a model whose only field is `result`
+        (OBJECT, {"é": "✓"}, ['{"é": "✓"}']),
+        (None, {"a": 1}, ['{"a": 1}']),  # structured content without a schema is compared too
+    ],
+)
+def test_correct_layouts_pass(schema: dict[str, Any] | None, structured: Any, texts: list[str]) -> None:
+    assert _mismatches(schema, structured, *texts) == []
+
+
+@pytest.mark.parametrize(
+    ("schema", "structured", "texts", "path", "message"),
+    [
+        (WRAPPED, {"result": 1}, ["true"], "/result", 'text block 0 says "true" but structured_content /result is 1'),
+        (WRAPPED, {"result": True}, ["1"], "/result", 'text block 0 says "1" but structured_content /result is true'),
+        (
+            WRAPPED,
+            {"result": "hi"},
+            ['"bye"'],
+            "/result",
+            'text block 0 says "\\"bye\\"" but structured_content /result is "hi"',
+        ),
+        (
+            WRAPPED_LIST,
+            {"result": [1, 2, 3]},
+            ["1", "5", "3"],
+            "/result/1",
+            'text block 1 says "5" but structured_content /result/1 is 2',
+        ),
+        (
+            OBJECT,
+            {"temperature": 22.0, "city": "Oslo"},
+            ['{"temperature": 21.5, "city": "Oslo"}'],
+            "/temperature",
+            "text block 0 (JSON) has 21.5 at /temperature where structured_content has 22.0",
+        ),
+        (
+            OBJECT,
+            {"a": 1, "b": 2},
+            ['{"a": 1}'],
+            "/b",
+            "text block 0 (JSON) has (absent) at /b where structured_content has 2",
+        ),
+        (
+            OBJECT,
+            {"a": 1},
+            [],
+            "",
+            'content has no text block, but structured_content holds {"a": 1}: the model sees none of the data',
+        ),
+    ],
+)
+def test_mismatches_name_the_block_and_both_values(
+    schema: dict[str, Any], structured: Any, texts: list[str], path: str, message: str
+) -> None:
+    assert _mismatches(schema, structured, *texts) == [(path, message)]
+
+
+def test_a_content_block_forced_into_structured_output() -> None:
+    result = types.CallToolResult(
+        content=[types.TextContent(type="text", text="forced")],
+        structured_content={"type": "text", "text": "forced", "annotations": None, "_meta": None},
+    )
+    assert check_result(make_tool(OBJECT), result) == []
+
+
+def test_an_image_beside_the_text_blocks() -> None:
+    image = types.ImageContent(type="image", data="iVBORw0KGgo=", mime_type="image/png")
+    result = types.CallToolResult(
+        content=[types.TextContent(type="text", text="1"), image, types.TextContent(type="text", text="2")],
+        structured_content={"result": [1, 2]},
+    )
+    assert check_result(make_tool(WRAPPED_LIST), result) == []
+
+
+def test_error_results_are_not_compared() -> None:
+    result = make_result({"a": 1}, "something else entirely", is_error=True)
+    assert check_result(make_tool(OBJECT), result, expect_error=True) == []

@@ -1,0 +1,159 @@
+"""``output-schema-invalid``: the published schema is not valid JSON Schema, points nowhere, or is not an object."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import Project, make_result, make_tool, target
+
+from pytest_mcp_contract import check_result, check_tool
+from pytest_mcp_contract._schema import compile_schema
+
+
+def test_failure_names_the_place_and_the_cause(project: Project) -> None:
+    project.configure(target("wire"))
+    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('schema_remote_ref')\n")
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ContractViolationError: tool 'schema_remote_ref' called with no arguments "
+            "broke its contract (1 violation):",
+            "E       [output-schema-invalid] at /properties/n/$ref",
+            "E         $ref 'https://schemas.example.com/n.json' points outside the schema; remote references are "
+            "never fetched",
+            "E       Next step:",
+            "E       - output-schema-invalid: Fix the output_schema: *",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("schema", "path", "message"),
+    [
+        (
+            {"type": "object", "properties": {"n": {"type": "int"}}},
+            "/properties/n/type",
+            "not a valid Draft 2020-12 schema: 'int' is not valid under any of the given schemas (metaschema keyword 'anyOf')",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"$ref": "#/$defs/Missing"}}},
+            "/properties/n/$ref",
+            "$ref '#/$defs/Missing' resolves nowhere in the schema",
+        ),
+        (
+            {"type": "array"},
+            "",
+            'the root must describe an object ("type": "object"), but it has type "array": '
+            "structured_content is always a JSON object",
+        ),
+        (
+            {"properties": {"n": {}}},
+            "",
+            'the root must describe an object ("type": "object"), but it has no type: '
+            "structured_content is always a JSON object",
+        ),
+        (
+            {"$schema": "https://example.com/my-dialect", "type": "object"},
+            "/$schema",
+            '$schema "https://example.com/my-dialect" names no JSON Schema draft this checker knows '
+            "(Draft 2020-12, Draft 2019-09, Draft 7, Draft 6, Draft 4, Draft 3)",
+        ),
+        (
+            {"type": "object", "properties": {"code": {"type": "string", "pattern": "(unclosed"}}},
+            "/properties/code/pattern",
+            "not a valid Draft 2020-12 schema: '(unclosed' is not a 'regex' (metaschema keyword 'format')",
+        ),
+        (
+            # A $ref relative to a sub-schema's own $id looks in that sub-schema, not at the root.
+            {
+                "$id": "https://example.com/root",
+                "type": "object",
+                "$defs": {"z": {}},
+                "properties": {"a": {"$id": "sub", "properties": {"b": {"$ref": "#/$defs/z"}}}},
+            },
+            "/properties/a/properties/b/$ref",
+            "$ref '#/$defs/z' resolves nowhere in the schema",
+        ),
+    ],
+)
+def test_broken_schemas(schema: dict[str, Any], path: str, message: str) -> None:
+    violations = check_tool(make_tool(schema))
+    assert [(v.check, v.path, v.message) for v in violations] == [("output-schema-invalid", path, message)]
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object"},
+        {"type": ["object", "null"]},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "definitions": {"n": {}},
+            "properties": {"n": {"$ref": "#/definitions/n"}},
+        },
+        {"type": "object", "properties": {"child": {"$ref": "#"}}},  # recursive
+        {"$ref": "#/$defs/Root", "$defs": {"Root": {"type": "object"}}},
+        {"type": "object", "properties": {"$ref": {"type": "string"}}},  # a property named $ref
+        {"type": "object", "default": {"$ref": "#/not/a/schema"}},  # data, not a reference
+        {"type": "object", "x-fastmcp-wrap-result": True, "discriminator": {"propertyName": "kind"}},
+        {
+            "$id": "https://example.com/root",
+            "type": "object",
+            "properties": {"a": {"$ref": "https://example.com/root"}},
+        },
+        {"type": "object", "properties": {"when": {"type": "string", "format": "date-time"}}},
+    ],
+)
+def test_valid_schemas_that_look_unusual(schema: dict[str, Any]) -> None:
+    assert check_tool(make_tool(schema)) == []
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self) -> None:
+        self.hits.append(self.path)
+        body = b'{"type": "integer"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def schema_host() -> Iterator[str]:
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_remote_ref_is_reported_and_never_fetched(schema_host: str) -> None:
+    _Recorder.hits.clear()
+    schema = {"type": "object", "properties": {"n": {"$ref": f"{schema_host}/n.json"}}}
+    tool = make_tool(schema)
+    assert [v.path for v in check_tool(tool)] == ["/properties/n/$ref"]
+    # The result is not validated against an unusable schema, and nothing is fetched either way.
+    assert check_result(tool, make_result({"n": "not an integer"}, '{"n": "not an integer"}')) == []
+    assert _Recorder.hits == []
+
+
+def test_schemas_are_compiled_once() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    assert compile_schema(schema) is compile_schema(schema)
+    assert compile_schema(dict(schema)) is compile_schema(schema)  # same content, new object
+    assert compile_schema(schema, check_formats=True) is not compile_schema(schema)

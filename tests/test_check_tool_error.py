@@ -1,0 +1,141 @@
+"""``tool-error``: the call failed and the test did not say it expected that; the message carries the cause."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from conftest import Project, make_result, make_tool, target
+
+from pytest_mcp_contract import check_result
+
+
+def test_crash_shows_the_server_side_cause(project: Project) -> None:
+    project.configure(target("sdk_broken", "mcp"))
+    project.tests(
+        """
+        def test_dropped_field(mcp_contract):
+            mcp_contract.call_tool("drops_required_field")
+
+        def test_crash(mcp_contract):
+            mcp_contract.call_tool("crashes")
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ContractViolationError: tool 'drops_required_field' called with no "
+            "arguments broke its contract (1 violation):",
+            "E       [tool-error]",
+            "E         the tool returned is_error=True with this text:",
+            "E           Error executing tool drops_required_field",
+            "E         server-side cause: ValidationError (Reading): celsius: Field required",
+            "E       Next step:",
+            "E       - tool-error: If this error is what the test wants, pass expect_error=True; otherwise fix the "
+            "cause shown above.",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "E           Error executing tool crashes",
+            "E         server-side cause: ValueError: upstream returned 503 (raised at *sdk_broken.py:* in crashes)",
+        ]
+    )
+
+
+def test_expected_errors_pass_and_unexpected_success_fails(project: Project) -> None:
+    project.configure(target("sdk_broken", "mcp"))
+    project.tests(
+        """
+        import pytest
+        from pytest_mcp_contract import ContractViolationError
+
+        def test_expected(mcp_contract):
+            result = mcp_contract.call_tool("refuses", {"city": "Atlantis"}, expect_error=True)
+            assert result.is_error
+            assert result.content[0].text == "Error executing tool refuses: unknown city 'Atlantis'"
+
+        def test_expected_but_succeeded(mcp_contract):
+            mcp_contract.call_tool("returns_datetime", expect_error=True)
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [tool-error]",
+            "E         expect_error=True, but the tool succeeded (is_error is not set)",
+        ]
+    )
+
+
+def test_a_json_rpc_error_is_a_tool_error_unless_expected(project: Project) -> None:
+    project.configure(target("wire"))
+    project.tests(
+        """
+        import pytest
+        from mcp.shared.exceptions import MCPError
+
+        def test_unexpected(mcp_contract):
+            mcp_contract.call_tool("protocol_error")
+
+        def test_expected(mcp_contract):
+            with pytest.raises(MCPError, match="quota exhausted"):
+                mcp_contract.call_tool("protocol_error", expect_error=True)
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [tool-error]",
+            "E         the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error "
+            "-32001: quota exhausted",
+        ]
+    )
+
+
+def test_cause_hidden_by_the_log_level_is_explained(project: Project, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        quiet="""
+from mcp.server import MCPServer
+mcp = MCPServer("quiet", log_level="CRITICAL")
+
+@mcp.tool()
+def crash() -> int:
+    raise RuntimeError("hidden")
+"""
+    )
+    project.configure("quiet.py:mcp")
+    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('crash')\n")
+    server_logger = logging.getLogger("mcp.server.mcpserver.server")
+    was = server_logger.level
+    server_logger.setLevel(logging.CRITICAL)
+    try:
+        result = project.run()
+    finally:
+        server_logger.setLevel(was)
+    result.stdout.fnmatch_lines(
+        [
+            "E         server-side cause: not recorded: the log level hides the SDK's error log, where the cause is "
+            "written (create the MCPServer with log_level='ERROR' or lower to see it here)"
+        ]
+    )
+
+
+def test_error_text_is_shown_in_full_lines() -> None:
+    result = make_result(None, "Error executing tool x: 1 validation error\ncity\n  Field required", is_error=True)
+    [violation] = check_result(make_tool(None, "x"), result)
+    assert violation.message == (
+        "the tool returned is_error=True with this text:\n"
+        "  Error executing tool x: 1 validation error\n"
+        "  city\n"
+        "    Field required"
+    )
+
+
+def test_error_results_are_not_checked_against_the_schema() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    result = make_result({"n": "not checked"}, "upstream down", is_error=True)
+    assert check_result(make_tool(schema), result, expect_error=True) == []
