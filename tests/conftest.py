@@ -13,10 +13,8 @@ from typing import Any
 
 # Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
 # it (0.7 s) for every inner session: modules imported before a run survive it.
-import mcp.server
-import mcp.server.mcpserver
-import mcp.types as types
 import pytest
+from mcp import types
 
 import pytest_mcp_contract._async
 import pytest_mcp_contract._checks  # noqa: F401
@@ -51,11 +49,11 @@ class Project:
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[Project]:
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Project:
     # Inner sessions must not believe they are xdist workers when the outer run uses -n.
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.delenv("PYTEST_XDIST_TESTRUNUID", raising=False)
-    yield Project(pytester)
+    return Project(pytester)
 
 
 @pytest.fixture(scope="session")

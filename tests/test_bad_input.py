@@ -6,9 +6,9 @@ import time
 import warnings
 from typing import Any
 
-import mcp.types as types
 import pytest
 from conftest import Project, make_tool, target
+from mcp import types
 
 from pytest_mcp_contract import McpContract, McpContractWarning, check_result
 
@@ -127,7 +127,7 @@ def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pyte
         def test_thread_hang(mcp_contract):
             started = time.monotonic()
             try:
-                mcp_contract.call_tool("blocks_a_thread", {"seconds": 3})
+                mcp_contract.call_tool("blocks_a_thread", {"seconds": 2})
             finally:
                 assert time.monotonic() - started < 2
 
@@ -151,7 +151,7 @@ def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pyte
     result.stdout.fnmatch_lines(
         ["E       pytest_mcp_contract.ToolTimeoutError: tool 'blocks_a_thread' did not answer within 0.1 s*"]
     )
-    # A thread blocked for 3 s cannot be interrupted: closing waits one timeout for it, then says so.
+    # A thread blocked for 2 s cannot be interrupted: closing waits one timeout for it, then says so.
     result.stdout.fnmatch_lines(
         [
             "*McpContractWarning: the session to MCPServer 'slow' did not close within 0.5 s: a tool is still "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import mcp.types as types
 import pytest
 from conftest import Project, make_result, make_tool, target
+from mcp import types
 
 from pytest_mcp_contract import check_result
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import http.server
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from conftest import Project, make_result, make_tool, target
@@ -115,7 +115,7 @@ def test_valid_schemas_that_look_unusual(schema: dict[str, Any]) -> None:
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
-    hits: list[str] = []
+    hits: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
         self.hits.append(self.path)

@@ -70,7 +70,7 @@ class Colour(enum.Enum):
     BLUE = "blue"
 
 
-class Mood(str, enum.Enum):
+class Mood(enum.StrEnum):
     HAPPY = "happy"
 
 
@@ -164,7 +164,7 @@ def t_model() -> Point:
 
 @mcp.tool()
 def t_model_aliased() -> Aliased:
-    return Aliased(py_name="z")
+    return Aliased(pyName="z")
 
 
 @mcp.tool()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import mcp.types as types
+from mcp import types
 from mcp.server import Server
 from mcp.shared.exceptions import MCPError
 

@@ -1,0 +1,95 @@
+"""Failure messages: tool, arguments, check id, JSON pointer, cause and next step; no plugin frames."""
+
+from __future__ import annotations
+
+from conftest import Project, target
+
+from pytest_mcp_contract import CHECKS, ContractViolationError, Violation
+
+
+def test_a_failure_shows_only_the_users_frame(project: Project) -> None:
+    project.configure(target("wire"))
+    project.tests(
+        """
+        def test_weather(mcp_contract):
+            forecast = mcp_contract.call_tool("bad_type", {"city": "London", "days": 3})
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "    def test_weather(mcp_contract):",
+            '>       forecast = mcp_contract.call_tool("bad_type", {"city": "London", "days": 3})',
+            "*^^^^^^^^^^*",
+            "E       pytest_mcp_contract.ContractViolationError: tool 'bad_type' called with "
+            '{"city": "London", "days": 3} broke its contract (1 violation):',
+            "E       [structured-invalid] at /n",
+            "E         'x' is not of type 'integer' (schema keyword 'type' at /properties/n/type)",
+            "E       Next step:",
+            "E       - structured-invalid: *",
+            "",
+            "test_contract.py:2: ContractViolationError",
+        ]
+    )
+    # No frame of the plugin, the SDK or asyncio stands between the test and the message.
+    result.stdout.no_fnmatch_line("*pytest_mcp_contract/_*.py:*")
+    result.stdout.no_fnmatch_line("*site-packages/mcp/*")
+
+
+def test_the_error_carries_every_violation() -> None:
+    violations = [
+        Violation("structured-invalid", "get_weather", "'high' is not of type 'integer'", "/humidity"),
+        Violation(
+            "content-mismatch",
+            "get_weather",
+            "text block 0 (JSON) has 21.5 at /t where structured_content has 22.0",
+            "/t",
+        ),
+        Violation("structured-invalid", "get_weather", "'x' is a required property", ""),
+    ]
+    error = ContractViolationError(violations, tool="get_weather", arguments={"city": "London"})
+    assert isinstance(error, AssertionError)
+    assert error.violations == violations
+    assert error.tool == "get_weather"
+    assert str(error).splitlines() == [
+        'tool \'get_weather\' called with {"city": "London"} broke its contract (3 violations):',
+        "[structured-invalid] at /humidity",
+        "  'high' is not of type 'integer'",
+        "[content-mismatch] at /t",
+        "  text block 0 (JSON) has 21.5 at /t where structured_content has 22.0",
+        "[structured-invalid] at (root)",
+        "  'x' is a required property",
+        "Next step:",
+        f"- structured-invalid: {CHECKS['structured-invalid']}",
+        f"- content-mismatch: {CHECKS['content-mismatch']}",
+    ]
+
+
+def test_long_arguments_are_trimmed() -> None:
+    error = ContractViolationError(
+        [Violation("tool-error", "search", "boom")], tool="search", arguments={"query": "x" * 500}
+    )
+    first = str(error).splitlines()[0]
+    assert first.startswith('tool \'search\' called with {"query": "xxxx')
+    assert first.endswith("…} broke its contract (1 violation):") or "…" in first
+    assert len(first) < 200
+
+
+def test_a_violation_reads_on_one_line() -> None:
+    assert str(Violation("content-mismatch", "nums", 'text block 1 says "5"', "/result/1")) == (
+        '[content-mismatch] nums at /result/1: text block 1 says "5"'
+    )
+    assert str(Violation("tool-error", "nums", "boom")) == "[tool-error] nums: boom"
+
+
+def test_every_check_has_a_next_step() -> None:
+    assert sorted(CHECKS) == [
+        "content-mismatch",
+        "output-schema-invalid",
+        "silent-opt-out",
+        "structured-invalid",
+        "structured-missing",
+        "tool-error",
+    ]
+    assert all(step.endswith((")", ".")) for step in CHECKS.values())

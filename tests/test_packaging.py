@@ -1,0 +1,60 @@
+"""The package as pytest sees it: entry point, options and ini keys in --help, typing marker."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from conftest import Project
+
+import pytest_mcp_contract
+
+
+def test_entry_point_is_named_mcp_contract() -> None:
+    [entry] = [ep for ep in entry_points(group="pytest11") if ep.value == "pytest_mcp_contract.plugin"]
+    assert entry.name == "mcp_contract"
+
+
+def test_ships_py_typed() -> None:
+    assert (Path(pytest_mcp_contract.__file__).parent / "py.typed").is_file()
+
+
+def test_help_documents_every_option(project: Project) -> None:
+    project.configure(None)
+    result = project.run("--help")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        [
+            "MCP contract testing (pytest-mcp-contract):",
+            "  --mcp-contract-server=TARGET",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "  mcp_contract_server (string):",
+            "  mcp_contract_scope (string):",
+            "  mcp_contract_timeout (string):",
+            "  mcp_contract_check_formats (bool):",
+        ],
+        consecutive=False,
+    )
+
+
+def test_fixtures_are_documented(project: Project) -> None:
+    project.configure(None)
+    project.tests("def test_nothing():\n    pass\n")
+    result = project.run("--fixtures")
+    result.stdout.fnmatch_lines(
+        [
+            "mcp_contract -- *",
+            "    A checked MCP client for sync tests: ``mcp_contract.call_tool(name, arguments)``.",
+        ]
+    )
+    result.stdout.fnmatch_lines(["mcp_contract_async -- *", "mcp_contract_server -- *"])
+
+
+def test_no_header_without_a_server(project: Project) -> None:
+    project.configure(None)
+    project.tests("def test_nothing():\n    pass\n")
+    result = project.run()
+    result.stdout.no_fnmatch_line("mcp-contract:*")

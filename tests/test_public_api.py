@@ -1,0 +1,78 @@
+"""The public Python API works without a pytest run: plain scripts, CI jobs, other test runners."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from conftest import SERVERS
+
+import pytest_mcp_contract
+
+
+def test_public_names() -> None:
+    assert sorted(pytest_mcp_contract.__all__) == sorted(
+        [
+            "CHECKS",
+            "AsyncMcpContract",
+            "CheckId",
+            "ContractViolationError",
+            "McpContract",
+            "McpContractWarning",
+            "SessionError",
+            "ToolTimeoutError",
+            "UnknownToolError",
+            "Violation",
+            "__version__",
+            "check_result",
+            "check_tool",
+        ]
+    )
+    for name in pytest_mcp_contract.__all__:
+        assert getattr(pytest_mcp_contract, name) is not None
+
+
+SCRIPT = """
+import sys
+import anyio
+from mcp import Client, types
+
+sys.path.insert(0, {servers!r})
+from sdk_broken import mcp
+
+from pytest_mcp_contract import check_result, check_tool
+
+
+async def main() -> None:
+    async with Client(mcp) as client:
+        tools = {{tool.name: tool for tool in (await client.list_tools()).tools}}
+        print(check_tool(tools["returns_datetime"], server=mcp)[0].check)
+        print(check_tool(tools["returns_datetime"]))  # without the server object nothing can tell
+        request = types.CallToolRequest(params=types.CallToolRequestParams(name="not_a_number"))
+        result = await client.session.send_request(request, types.CallToolResult)
+        for violation in check_result(tools["not_a_number"], result, server=mcp):
+            print(violation)
+
+
+anyio.run(main)
+"""
+
+
+def test_checks_run_in_a_plain_script() -> None:
+    script = textwrap.dedent(SCRIPT.format(servers=str(SERVERS)))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "silent-opt-out",
+        "[]",
+        "[structured-invalid] not_a_number at /result: None is not of type 'number' (schema keyword 'type' at "
+        "/properties/result/type)",
+        '[content-mismatch] not_a_number at /result: text block 0 says "NaN" but structured_content /result is null',
+    ]
+
+
+def test_importing_the_package_does_not_import_the_sdk() -> None:
+    code = "import sys, pytest_mcp_contract, pytest_mcp_contract.plugin; print('mcp' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "False"
