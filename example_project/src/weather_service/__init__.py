@@ -1,0 +1,1 @@
+"""A small weather service exposed over MCP: the example project of pytest-mcp-contract."""

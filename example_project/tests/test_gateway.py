@@ -1,0 +1,32 @@
+"""The legacy alerts gateway is a second server: this module points the fixtures at it."""
+
+from __future__ import annotations
+
+import pytest
+from weather_service.gateway import gateway
+
+from pytest_mcp_contract import ContractViolationError, McpContract
+
+
+@pytest.fixture
+def mcp_contract_server() -> object:
+    return gateway
+
+
+def test_current_alert(mcp_contract: McpContract) -> None:
+    result = mcp_contract.call_tool("current_alert", {"city": "Oslo"})
+    assert result.structured_content == {"city": "Oslo", "level": "yellow", "message": "Strong winds after 18:00"}
+
+
+@pytest.mark.parametrize(
+    ("tool", "violation"),
+    [
+        ("alert_text", ("structured-missing", None)),
+        ("alert_level", ("structured-invalid", "/level")),
+        ("alert_summary", ("content-mismatch", "/level")),
+    ],
+)
+def test_defects_are_caught(mcp_contract: McpContract, tool: str, violation: tuple[str, str | None]) -> None:
+    with pytest.raises(ContractViolationError) as caught:
+        mcp_contract.call_tool(tool, {"city": "Oslo"})
+    assert [(v.check, v.path) for v in caught.value.violations] == [violation]
