@@ -200,7 +200,7 @@ def _is_rendered_class(candidate: Any) -> bool:
         hints = typing.get_type_hints(candidate)
     except Exception:
         return False
-    return bool(hints) and candidate.__module__ not in ("builtins", "datetime", "decimal", "uuid", "pathlib")
+    return bool(hints)
 
 
 def _annotation_text(annotation: Any) -> str:

@@ -7,7 +7,7 @@ send data nested thousands deep and no ``RecursionError`` may escape a check.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any, Final
 
 NOT_JSON: Final = object()
@@ -80,18 +80,6 @@ class _Missing:
 
 
 MISSING: Final = _Missing()
-
-
-def walk(value: Any) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """Every node of a JSON value with its path, parents first (iterative)."""
-    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
-    while stack:
-        path, node = stack.pop()
-        yield path, node
-        if isinstance(node, dict):
-            stack.extend(((*path, key), node[key]) for key in reversed(list(node)))
-        elif isinstance(node, list):
-            stack.extend(((*path, i), node[i]) for i in reversed(range(len(node))))
 
 
 def render(value: Any, limit: int = 80) -> str:

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 import jsonschema
@@ -22,7 +22,7 @@ from jsonschema.validators import validator_for
 
 from pytest_mcp_contract._fastschema import compile_predicate
 from pytest_mcp_contract._formats import format_checker as asserting_formats
-from pytest_mcp_contract._jsonvalue import pointer, render, walk
+from pytest_mcp_contract._jsonvalue import pointer, render
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -151,67 +151,7 @@ def _quickest_check(
         predicate = compile_predicate(schema, check_formats=check_formats)
         if predicate is not None:
             return predicate
-    inlined = inline_refs(schema) if cls in _INLINE_DRAFTS else None
-    if inlined is None:
-        return validator.is_valid
-    format_checker = asserting_formats() if check_formats else None
-    return cls(inlined, registry=referencing.Registry(), format_checker=format_checker).is_valid
-
-
-# Drafts where a $ref applies in place beside its sibling keywords, as allOf does.
-_INLINE_DRAFTS: Final = (jsonschema.Draft202012Validator, jsonschema.Draft201909Validator)
-_ANNOTATIONS: Final = frozenset({"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"})
-_DATA_KEYWORDS: Final = frozenset({"const", "enum", "default", "examples"})
-
-
-def inline_refs(schema: dict[str, Any]) -> dict[str, Any] | None:
-    """A copy of ``schema`` with every ``#/$defs/Name`` reference replaced by its target.
-
-    jsonschema pays a resolver lookup for each ``$ref`` it meets, per item of every list, so the
-    SDK's ``list[Model]`` schemas validate much faster inlined. Only plain, acyclic, local
-    references are inlined; anything else (``$id``, anchors, dynamic or recursive refs) gives
-    ``None`` and the published schema is used as it is.
-    """
-    defs: dict[str, Any] = {}
-    for key in ("$defs", "definitions"):
-        if isinstance(schema.get(key), dict):
-            defs.update({f"#/{key}/{name}": value for name, value in schema[key].items()})
-    for _path, node in walk(schema):
-        if isinstance(node, dict):
-            if "$id" in node or "$anchor" in node or "$dynamicRef" in node or "$recursiveRef" in node:
-                return None
-            ref = node.get("$ref")
-            if ref is not None and (not isinstance(ref, str) or ref not in defs):
-                return None
-    try:
-        return cast("dict[str, Any]", _inline(schema, defs, ()))
-    except _Cyclic:
-        return None
-
-
-class _Cyclic(Exception):
-    pass
-
-
-def _inline(node: Any, defs: dict[str, Any], active: tuple[str, ...]) -> Any:
-    if isinstance(node, list):
-        return [_inline(item, defs, active) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    rest = {
-        key: value if key in _DATA_KEYWORDS else _inline(value, defs, active)
-        for key, value in node.items()
-        if key not in ("$ref", "$defs", "definitions")
-    }
-    if ref is None:
-        return rest
-    if ref in active or len(active) > 50:
-        raise _Cyclic
-    target = _inline(defs[ref], defs, (*active, ref))
-    if all(key in _ANNOTATIONS for key in rest):
-        return target if isinstance(target, dict) else {"allOf": [target]}
-    return {"allOf": [target], **rest}
+    return validator.is_valid
 
 
 def _reference_problems(schema: dict[str, Any]) -> list[SchemaProblem]:

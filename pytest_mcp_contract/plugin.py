@@ -6,6 +6,7 @@ imported until a server is configured or a fixture is used.
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Final
 
 import pytest
@@ -135,23 +136,19 @@ async def mcp_contract_async(
 
     _check_server(mcp_contract_server)
     settings = request.config.stash[SETTINGS]
+    stack = AsyncExitStack()
     opening = open_async_contract(mcp_contract_server, timeout=settings.timeout, check_formats=settings.check_formats)
     problem: BaseException | None = None
     try:
-        contract = await opening.__aenter__()
+        contract = await stack.enter_async_context(opening)
     except BaseException as error:
         problem = single(error)
         if not isinstance(problem, SessionError | TimeoutError):
             raise
     if problem is not None:
-        pytest.fail(str(problem), pytrace=False)
-    try:
+        pytest.fail(str(problem), pytrace=False)  # outside the except, as in mcp_contract
+    async with stack:
         yield contract
-    except BaseException as error:
-        if not await opening.__aexit__(type(error), error, error.__traceback__):
-            raise
-    else:
-        await opening.__aexit__(None, None, None)
 
 
 def _check_server(server: object) -> None:

@@ -17,9 +17,20 @@ from conftest import raw_call
 
 from pytest_mcp_contract import McpContract
 from pytest_mcp_contract._fastschema import compile_predicate
-from pytest_mcp_contract._jsonvalue import walk
 
 REPLACEMENTS: list[Any] = [None, "x", "", 0, 1, -1, 1.0, 1.5, True, False, [], [1], {}, {"k": "v"}, 10**30]
+
+
+def walk(value: Any) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """Every node of a JSON value with its path, parents first (iterative)."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        if isinstance(node, dict):
+            stack.extend(((*path, key), node[key]) for key in reversed(list(node)))
+        elif isinstance(node, list):
+            stack.extend(((*path, i), node[i]) for i in reversed(range(len(node))))
 
 
 def mutations(value: Any) -> Iterator[Any]:

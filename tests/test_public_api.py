@@ -6,9 +6,11 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from conftest import SERVERS
 
 import pytest_mcp_contract
+from pytest_mcp_contract import McpContract
 
 
 def test_public_names() -> None:
@@ -70,6 +72,33 @@ def test_checks_run_in_a_plain_script() -> None:
         "/properties/result/type)",
         '[content-mismatch] not_a_number at /result: text block 0 says "NaN" but structured_content /result is null',
     ]
+
+
+FORGOTTEN = """
+import sys
+sys.path.insert(0, {servers!r})
+from sdk_kinds import mcp
+from pytest_mcp_contract import McpContract
+
+contract = McpContract(mcp)  # never closed: a sync tool's worker thread must not keep Python alive
+print(contract.call_tool("t_int").structured_content)
+"""
+
+
+def test_a_session_nobody_closed_does_not_keep_python_alive() -> None:
+    script = textwrap.dedent(FORGOTTEN.format(servers=str(SERVERS)))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "{'result': 42}"
+
+
+def test_the_sync_client_is_a_context_manager() -> None:
+    from contract_servers.sdk_kinds import mcp
+
+    with McpContract(mcp) as contract:
+        assert contract.call_tool("t_int").structured_content == {"result": 42}
+    with pytest.raises(RuntimeError, match="is closed"):
+        contract.call_tool("t_int")
 
 
 def test_importing_the_package_does_not_import_the_sdk() -> None:
