@@ -14,6 +14,8 @@ from pytest_mcp_contract._violations import Violation
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
 
+    from pytest_mcp_contract._inprocess import Registration
+
 
 def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
     """The tool-level checks, from the listing: ``output-schema-invalid`` and ``silent-opt-out``.
@@ -97,8 +99,10 @@ def _tool_error(name: str, result: CallToolResult, server: object | None) -> Vio
     texts = "\n".join(block.text for block in result.content if block.type == "text").strip()
     if len(texts) > 600:
         texts = texts[:599] + "…"
-    message = "the tool returned is_error=True"
-    message += " with this text:\n  " + texts.replace("\n", "\n  ") if texts else " and no text"
+    if texts:
+        message = "the tool returned is_error=True with this text:\n  " + texts.replace("\n", "\n  ")
+    else:
+        message = "the tool returned is_error=True and no text"
     cause = take_cause(name) if server is not None else None
     if cause:
         message += f"\nserver-side cause: {cause}"
@@ -121,7 +125,9 @@ def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:
     ]
 
 
-def _content_mismatch(name: str, result: CallToolResult, schema: Any, facts: Any) -> list[Violation]:
+def _content_mismatch(
+    name: str, result: CallToolResult, schema: dict[str, Any] | None, facts: Registration | None
+) -> list[Violation]:
     style = facts.content if facts is not None else "mirror"
     if style in ("own", "blocks"):
         return []  # the tool wrote its content itself; the SDK promises no mirror

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import mcp.types
 from mcp import Client
@@ -155,7 +155,7 @@ class ContractSession:
             raise ContractViolationError(violations, tool=name, arguments=arguments)
         return result
 
-    def protocol_error(self, name: str, arguments: Mapping[str, Any] | None, error: MCPError) -> None:
+    def protocol_error(self, name: str, arguments: Mapping[str, Any] | None, error: MCPError) -> NoReturn:
         """A JSON-RPC error instead of a result: a tool error the test did not ask for."""
         __tracebackhide__ = True
         message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"

@@ -276,7 +276,6 @@ class McpContract:
             if expect_error:
                 raise
             self._session.protocol_error(name, args, error)
-            raise  # pragma: no cover - protocol_error always raises
         return self._session.judge(name, args, result, expect_error=expect_error)
 
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
