@@ -94,14 +94,17 @@ def mirror_mismatch(
 def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
     """The value the SDK wrapped as ``{"result": value}``, or ``structured`` itself.
 
-    The SDK marks nothing; the wrap is recognised by a ``result``-only object whose schema has
-    only a ``result`` property (FastMCP adds ``x-fastmcp-wrap-result``). A model with a single
-    ``result`` field looks the same, which is harmless: the whole value is also tried.
+    The SDK marks nothing; the wrap is recognised by a ``result``-only object whose schema (if
+    any) has only a ``result`` property (FastMCP adds ``x-fastmcp-wrap-result``). A model with a
+    single ``result`` field looks the same, which is harmless: the whole value is also tried.
     """
-    if isinstance(structured, dict) and list(structured) == ["result"] and isinstance(schema, dict):
-        properties = schema.get("properties")
-        if schema.get("x-fastmcp-wrap-result") or (isinstance(properties, dict) and list(properties) == ["result"]):
-            return structured["result"], ("result",)
+    if not (isinstance(structured, dict) and list(structured) == ["result"]):
+        return structured, ()
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if schema is None or (isinstance(properties, dict) and list(properties) == ["result"]):
+        return structured["result"], ("result",)
+    if isinstance(schema, dict) and schema.get("x-fastmcp-wrap-result"):
+        return structured["result"], ("result",)
     return structured, ()
 
 

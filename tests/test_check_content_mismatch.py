@@ -146,3 +146,7 @@ def test_an_image_beside_the_text_blocks() -> None:
 def test_error_results_are_not_compared() -> None:
     result = make_result({"a": 1}, "something else entirely", is_error=True)
     assert check_result(make_tool(OBJECT), result, expect_error=True) == []
+
+
+def test_a_wrapped_list_without_schema_is_unwrapped() -> None:
+    assert _mismatches(None, {"result": [1, 2]}, "1", "2") == []
