@@ -33,6 +33,10 @@ def is_server(candidate: object) -> bool:
     return isinstance(candidate, MCPServer | Server)
 
 
+def is_server_class(candidate: type) -> bool:
+    return issubclass(candidate, MCPServer | Server)
+
+
 def server_label(server: object) -> str:
     name = getattr(server, "name", None)
     return f"{type(server).__name__} {name!r}" if name else type(server).__name__

@@ -43,6 +43,7 @@ class _Call:
 
     coroutine: Coroutine[Any, Any, Any] | None  # None for opening the session, which the host does
     deadline: float
+    label: str = "opening the session"
     done: bool = False
     expired: bool = False
     value: Any = None
@@ -74,6 +75,7 @@ class LoopHost:
         # about as much as the checks of a small result.
         self._watchdog: asyncio.TimerHandle | None = None
         self._worker = _Worker()
+        self._abandoned: list[_Call] = []
         self._task_group: anyio.abc.TaskGroup | None = None
         self._ready = False
         self._host = self._loop.create_task(self._main(enter))
@@ -116,12 +118,20 @@ class LoopHost:
                     call.value = await call.coroutine
                 except Exception as error:
                     call.error = error
-                call.done = True
+                finally:  # also when an abandoned call is cancelled
+                    call.done = True
                 if call is self._current:
                     self._loop.stop()
 
-    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float, on_timeout: Callable[[], BaseException]) -> T:
-        """Run ``coroutine`` on the host's worker; abandon it after ``timeout`` seconds."""
+    def run(
+        self,
+        coroutine: Coroutine[Any, Any, T],
+        timeout: float,
+        on_timeout: Callable[[], BaseException],
+        *,
+        label: str,
+    ) -> T:
+        """Run ``coroutine`` (described by ``label``) on the host's worker; abandon it after ``timeout`` s."""
         __tracebackhide__ = True
         if self._closed or asyncio._get_running_loop() is not None:
             coroutine.close()
@@ -131,7 +141,7 @@ class LoopHost:
                 "mcp_contract is the sync fixture and cannot be used while an event loop runs in this "
                 "thread; in async tests use mcp_contract_async"
             )
-        call = _Call(coroutine, self._loop.time() + timeout)
+        call = _Call(coroutine, self._loop.time() + timeout, label)
         self._inbox.set_result(call)
         self._drive(call)
         if call.expired:
@@ -161,6 +171,7 @@ class LoopHost:
             self._watchdog = self._loop.call_at(call.deadline, self._watch)
             return
         call.expired = True
+        self._abandoned.append(call)
         self._loop.stop()
         if self._task_group is not None:
             # The worker may be stuck in a thread that ignores cancellation: retire it, hire another.
@@ -185,11 +196,17 @@ class LoopHost:
         if inbox.done() and not inbox.cancelled() and (left := inbox.result().coroutine) is not None:
             left.close()
         if not finished:
+            running = ", ".join(dict.fromkeys(call.label for call in self._abandoned if not call.done))
+            why = (
+                f"{running} timed out earlier and is still running (a sync tool blocked in its worker thread "
+                "cannot be interrupted)"
+                if running
+                else "the server's shutdown (its lifespan) is still running"
+            )
             warnings.warn(
                 McpContractWarning(
-                    f"the session to {self._label} did not close within {timeout:g} s: a tool is still "
-                    "running (a sync tool blocked in its worker thread cannot be interrupted); the session "
-                    "closes in the background when it returns"
+                    f"the session to {self._label} did not close within {timeout:g} s: {why}; "
+                    "the session closes in the background when that ends"
                 ),
                 stacklevel=2,
             )
@@ -271,7 +288,9 @@ class McpContract:
         self._session.tool(name)
         limit = self._session.timeout if timeout is None else timeout
         try:
-            result = self._host.run(self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit))
+            result = self._host.run(
+                self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit), label=f"tool {name!r}"
+            )
         except MCPError as error:
             if expect_error:
                 raise
@@ -290,7 +309,9 @@ class McpContract:
         async def wrapper() -> T:
             return await awaitable
 
-        return self._host.run(wrapper(), limit, lambda: TimeoutError(f"no answer within {limit:g} s"))
+        return self._host.run(
+            wrapper(), limit, lambda: TimeoutError(f"no answer within {limit:g} s"), label="an awaitable given to run()"
+        )
 
     def close(self) -> None:
         """End the session (the fixture does this at the end of its scope)."""

@@ -9,7 +9,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from pytest_mcp_contract._session import is_server
+from pytest_mcp_contract._session import is_server, is_server_class
 
 GRAMMAR = "'package.module:attr' or 'path/to/file.py:attr'"
 
@@ -36,12 +36,14 @@ def load_target(spec: str, base_dir: Path) -> object:
             ) from None
     if is_server(found):
         return found
-    if callable(found):
+    # A factory is a function (or a server class); any other class is a mistake, not a factory.
+    if callable(found) and not (isinstance(found, type) and not is_server_class(found)):
         try:
             made = found()
         except Exception as error:
             raise TargetError(
-                f"calling {attribute}() from {module_part} raised {type(error).__name__}:\n{_user_traceback(error)}"
+                f"calling {attribute}() from {module_part} raised {type(error).__name__}:\n"
+                f"{_user_traceback(error)}\n{_servers_in(module).strip()}"
             ) from None
         if is_server(made):
             return made
@@ -49,8 +51,9 @@ def load_target(spec: str, base_dir: Path) -> object:
             f"{attribute}() from {module_part} returned {_describe(made)}, not an MCPServer or a low-level "
             "mcp.server.Server. Make it return the server object."
         )
+    what = f"the class {found.__qualname__}" if isinstance(found, type) else _describe(found)
     raise TargetError(
-        f"{attribute} in {module_part} is {_describe(found)}, not an MCPServer, a low-level mcp.server.Server "
+        f"{attribute} in {module_part} is {what}, not an MCPServer, a low-level mcp.server.Server "
         f"or a zero-argument callable returning one.{_servers_in(module)}"
     )
 

@@ -43,7 +43,8 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "returned value; a hand-built result should add a text block with the JSON of structured_content."
     ),
     "tool-error": (
-        "If this error is what the test wants, pass expect_error=True; otherwise fix the cause shown above."
+        "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test "
+        "wants it. An expected error that did not come: check the call's arguments, or drop expect_error."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

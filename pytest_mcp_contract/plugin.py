@@ -39,8 +39,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="mcp_contract_server",
         metavar="TARGET",
         default=None,
-        help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr', naming an MCPServer, a "
-        "low-level Server, or a zero-argument callable returning one. Overrides ini mcp_contract_server.",
+        help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr' (relative to the current "
+        "directory), naming an MCPServer, a low-level Server, or a zero-argument callable returning one. "
+        "Overrides ini mcp_contract_server.",
     )
     parser.addini(
         "mcp_contract_server",

@@ -154,9 +154,9 @@ def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pyte
     # A thread blocked for 2 s cannot be interrupted: closing waits one timeout for it, then says so.
     result.stdout.fnmatch_lines(
         [
-            "*McpContractWarning: the session to MCPServer 'slow' did not close within 0.5 s: a tool is still "
-            "running (a sync tool blocked in its worker thread cannot be interrupted); the session closes in the "
-            "background when it returns"
+            "*McpContractWarning: the session to MCPServer 'slow' did not close within 0.5 s: tool "
+            "'blocks_a_thread' timed out earlier and is still running (a sync tool blocked "
+            "in its worker thread cannot be interrupted); the session closes in the background when that ends"
         ]
     )
     assert time.monotonic() - started < 10

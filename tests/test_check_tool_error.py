@@ -32,8 +32,9 @@ def test_crash_shows_the_server_side_cause(project: Project) -> None:
             "E           Error executing tool drops_required_field",
             "E         server-side cause: ValidationError (Reading): celsius: Field required",
             "E       Next step:",
-            "E       - tool-error: If this error is what the test wants, pass expect_error=True; otherwise fix the "
-            "cause shown above.",
+            "E       - tool-error: An error the test did not expect: fix the cause shown above, or pass "
+            "expect_error=True if the test wants it. An expected error that did not come: check the call's "
+            "arguments, or drop expect_error.",
         ]
     )
     result.stdout.fnmatch_lines(

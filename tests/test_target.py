@@ -157,6 +157,46 @@ def test_wrong_type(project: Project, pytester: pytest.Pytester) -> None:
     )
 
 
+def test_a_class_is_not_taken_for_a_factory(project: Project, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        models="""
+from pydantic import BaseModel
+from mcp.server import MCPServer
+
+class Weather(BaseModel):
+    city: str
+
+mcp = MCPServer("weather")
+"""
+    )
+    project.configure("models.py:Weather")
+    text = _usage_error(project.run())
+    assert (
+        "Weather in models.py is the class Weather, not an MCPServer, a low-level mcp.server.Server or a "
+        "zero-argument callable returning one. Servers found in it: mcp." in text
+    )
+
+
+def test_a_server_class_is_a_factory(project: Project, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        own_server="""
+from mcp.server import MCPServer
+
+class WeatherServer(MCPServer):
+    def __init__(self):
+        super().__init__("subclassed")
+        self.add_tool(self.ping)
+
+    @staticmethod
+    def ping() -> str:
+        return "pong"
+"""
+    )
+    project.configure("own_server.py:WeatherServer")
+    project.tests("def test_it(mcp_contract):\n    assert mcp_contract.server.name == 'subclassed'\n")
+    project.run().assert_outcomes(passed=1)
+
+
 def test_factory_that_raises(project: Project, pytester: pytest.Pytester) -> None:
     pytester.makepyfile(bad_factory="def make():\n    raise RuntimeError('no API key')\n")
     project.configure("bad_factory.py:make")
