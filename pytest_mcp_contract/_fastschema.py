@@ -217,7 +217,7 @@ class _Compiler:
         for prefix in ("#/$defs/", "#/definitions/"):
             if ref.startswith(prefix):
                 name = ref[len(prefix) :]
-                if "/" in name or "~" in name:
+                if any(char in name for char in "/~%"):  # pointer escapes: leave them to jsonschema
                     raise _Unsupported
                 return self._root[prefix[2:-1]][name]
         raise _Unsupported

@@ -6,6 +6,7 @@ send data nested thousands deep and no ``RecursionError`` may escape a check.
 
 from __future__ import annotations
 
+import decimal
 import json
 from collections.abc import Iterable
 from typing import Any, Final
@@ -32,9 +33,19 @@ def parse(text: str) -> Any:
     try:
         return json.loads(text)
     except ValueError:
-        return NOT_JSON
+        # Python refuses to read integers of over 4,300 digits from text; JSON allows them.
+        try:
+            return json.loads(text, parse_int=_big_int)
+        except ValueError:
+            return NOT_JSON
+        except RecursionError:
+            return TOO_DEEP
     except RecursionError:
         return TOO_DEEP
+
+
+def _big_int(digits: str) -> int:
+    return int(decimal.Decimal(digits))
 
 
 def _same_scalar(a: Any, b: Any) -> bool:
@@ -124,9 +135,8 @@ def render(value: Any, limit: int = 80) -> str:
 
 
 def _scalar_text(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
+        return f"<an integer of {len(str(decimal.Decimal(value)))} digits>"  # str(int) refuses these
     if isinstance(value, str | bool | int | float) or value is None:
-        try:
-            return json.dumps(value, ensure_ascii=False)
-        except ValueError:  # pragma: no cover - json.dumps allows NaN by default
-            return repr(value)
+        return json.dumps(value, ensure_ascii=False)
     return repr(value)

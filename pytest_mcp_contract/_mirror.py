@@ -15,7 +15,7 @@ tool's output model, gives ``structured_content`` (a ``dict`` returned for a mod
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -86,7 +86,7 @@ def mirror_mismatch(
         raise TooDeep
     if any(same(item, value) or same(item, structured) for item in parsed.values() if item is not NOT_JSON):
         return None
-    if as_structured is not None and _sdk_would_write(as_structured, texts, parsed, structured):
+    if as_structured is not None and _sdk_would_write(as_structured, value, texts, parsed, structured):
         return None
     return _diagnose(structured, value, base, blocks=blocks, texts=texts, parsed=parsed, leaves=leaves)
 
@@ -143,16 +143,34 @@ def _text_matches(text: str, leaf: Any) -> bool:
 
 def _sdk_would_write(
     as_structured: Callable[[Any], Any],
+    value: Any,
     texts: list[tuple[int, str]],
     parsed: dict[int, Any],
     structured: Any,
 ) -> bool:
     """Rebuild the returned value from the text and pass it through the tool's output model."""
     values = [parsed[index] if parsed[index] is not NOT_JSON else text for index, text in texts]
-    candidates: list[Any] = [values] if len(values) != 1 else [values[0], values]
-    if not values:
-        candidates = [None, []]
+    candidates: list[Any] = [None, []] if not values else [values[0], values] if len(values) == 1 else [values]
+    if isinstance(value, list):
+        # Put the blocks back where the SDK took them from: the list's shape, its None items kept.
+        remaining = iter(values)
+        rebuilt = _reshape(value, remaining)
+        if next(remaining, _END) is _END and rebuilt is not _END:
+            candidates.append(rebuilt)
     return any(same(as_structured(candidate), structured) for candidate in candidates)
+
+
+_END: Final = object()
+
+
+def _reshape(shape: Any, values: Iterator[Any]) -> Any:
+    """``shape`` with each leaf (as ``_leaves`` counts them) replaced by the next of ``values``."""
+    if shape is None:
+        return None
+    if isinstance(shape, list):
+        items = [_reshape(item, values) for item in shape]
+        return _END if any(item is _END for item in items) else items
+    return next(values, _END)
 
 
 def _diagnose(
@@ -179,43 +197,38 @@ def _diagnose(
             f"content has no text block, but structured_content holds {render(value)}: the model sees none of the data",
             pointer(base),
         )
+    # Block by block, as the SDK lays them out, when the counts agree (or there is one of each).
+    pairs = list(zip(texts, leaves, strict=False))
+    if len(texts) == len(leaves) or (len(texts) == 1 and not leaves):
+        for (index, text), (path, leaf) in pairs or [(texts[0], (base, value))]:
+            if not _text_matches(text, leaf):
+                return _block_mismatch(index, text, parsed[index], path, leaf)
     if len(texts) == 1 and isinstance(parsed[texts[0][0]], dict | list):
-        # One JSON document: show where it departs from the data.
+        # One JSON document for the whole value: show where it departs from the data.
         index, text = texts[0]
-        document = parsed[index]
-        target, prefix = (value, base) if type(document) is type(value) else (structured, ())
-        difference = first_difference(document, target)
+        target, prefix = (value, base) if type(parsed[index]) is type(value) else (structured, ())
+        return _block_mismatch(index, text, parsed[index], prefix, target)
+    return Mismatch(
+        f"content has {len(texts)} text block(s) but structured_content{_at(base)} holds "
+        f"{len(leaves)} value(s) to mirror ({render(value)}): the SDK writes one text block per list "
+        "item (or one block with the JSON of the whole value)",
+        pointer(base),
+    )
+
+
+def _block_mismatch(index: int, text: str, document: Any, path: Path, expected: Any) -> Mismatch:
+    if isinstance(document, dict | list) and isinstance(expected, dict | list):
+        difference = first_difference(document, expected)
         if difference is not None:
             where, said, held = difference
-            at = pointer(prefix) + where
             return Mismatch(
                 f"text block {index} (JSON) has {render(said)} at {show_pointer(where)} "
-                f"where structured_content has {render(held)}",
-                at,
+                f"where structured_content{_at(path)} has {render(held)}",
+                pointer(path) + where,
             )
-    if len(texts) == 1 and len(leaves) <= 1:
-        index, text = texts[0]
-        path, leaf = leaves[0] if leaves else (base, value)
-        return Mismatch(
-            f"text block {index} says {render(text)} but structured_content{_at(path)} is {render(leaf)}",
-            pointer(path),
-        )
-    if len(texts) != len(leaves):
-        return Mismatch(
-            f"content has {len(texts)} text block(s) but structured_content{_at(base)} holds "
-            f"{len(leaves)} value(s) to mirror ({render(value)}): the SDK writes one text block per list "
-            "item (or one block with the JSON of the whole value)",
-            pointer(base),
-        )
-    for (index, text), (path, leaf) in zip(texts, leaves, strict=True):
-        if not _text_matches(text, leaf):
-            return Mismatch(
-                f"text block {index} says {render(text)} but structured_content{_at(path)} is {render(leaf)}",
-                pointer(path),
-            )
-    return Mismatch(  # pragma: no cover - every text matched, yet the layout did not: only mixed blocks
-        f"content ({len(blocks)} blocks) does not line up with structured_content {render(value)}",
-        pointer(base),
+    return Mismatch(
+        f"text block {index} says {render(text)} but structured_content{_at(path)} is {render(expected)}",
+        pointer(path),
     )
 
 

@@ -6,6 +6,7 @@ Schemas are compiled once and cached; validation never fetches a remote ``$ref``
 from __future__ import annotations
 
 import json
+import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -237,18 +238,25 @@ def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceErr
     validator = compiled.validator
     if validator is None or (compiled.is_valid or validator.is_valid)(instance):
         return []
-    errors = sorted(islice(validator.iter_errors(instance), 50), key=relevance)
-    reported = []
-    for error in errors[:MAX_ERRORS]:
-        found: ValidationError = best_match([error]) or error
-        schema_path = pointer(found.absolute_schema_path)
-        reported.append(
-            InstanceError(
-                f"{_short_message(found)} (schema keyword {found.validator!r} at {schema_path})",
-                pointer(found.absolute_path),
+    # jsonschema's messages repr the value, and Python refuses to write integers of over 4,300
+    # digits as text unless told otherwise; this runs only for a value already known to be invalid.
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        errors = sorted(islice(validator.iter_errors(instance), 50), key=relevance)
+        reported = []
+        for error in errors[:MAX_ERRORS]:
+            found: ValidationError = best_match([error]) or error
+            schema_path = pointer(found.absolute_schema_path)
+            reported.append(
+                InstanceError(
+                    f"{_short_message(found)} (schema keyword {found.validator!r} at {schema_path})",
+                    pointer(found.absolute_path),
+                )
             )
-        )
-    return reported
+        return reported
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 def _short_message(error: ValidationError) -> str:

@@ -1,10 +1,10 @@
 """The sync fixture: a session whose event loop runs in the calling thread, only while a call is made.
 
 Why not a loop in a background thread (``anyio.from_thread``)? Crossing threads costs about half a
-tool call each time. Here the loop is driven by ``run_until_complete`` from the test's own thread,
+tool call each time. Here the loop runs in the test's own thread, only for the length of a call,
 and one long-lived host task owns the client (anyio needs a context entered and exited in one task).
-Calls go to a worker task through a queue; a timed-out call retires its worker and a fresh one takes
-over, so the session goes on even when a sync tool is stuck in a thread that cannot be cancelled.
+Calls go to a worker task; a timed-out call retires its worker and a fresh one takes over, so the
+session goes on even when a sync tool is stuck in a thread that cannot be cancelled.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError
-from pytest_mcp_contract._session import ContractSession, arguments_dict, server_label, single
+from pytest_mcp_contract._session import ContractSession, SessionError, arguments_dict, server_label, single
 from pytest_mcp_contract._settings import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ class LoopHost:
     """
 
     def __init__(self, enter: Callable[[AsyncExitStack], Awaitable[None]], *, timeout: float, label: str) -> None:
+        _not_in_a_running_loop()
         self._loop = asyncio.new_event_loop()
         self._label = label
         self._closed = False
@@ -79,6 +80,8 @@ class LoopHost:
         self._task_group: anyio.abc.TaskGroup | None = None
         self._ready = False
         self._host = self._loop.create_task(self._main(enter))
+        # Whatever ends the host task must also end the loop run that waits for a call.
+        self._host.add_done_callback(self._stop_loop)
         _OPEN.add(self)
         opening = _Call(None, self._loop.time() + timeout)
         try:
@@ -92,19 +95,16 @@ class LoopHost:
             raise
 
     async def _main(self, enter: Callable[[AsyncExitStack], Awaitable[None]]) -> None:
-        try:
-            async with AsyncExitStack() as stack:
-                await enter(stack)
-                async with anyio.create_task_group() as task_group:
-                    self._task_group = task_group
-                    task_group.start_soon(self._work, self._worker)
-                    self._ready = True
-                    self._loop.stop()
-                    await self._stop
-                    task_group.cancel_scope.cancel()
-        finally:
-            if not self._ready:
+        # If this task ends early (opening failed), its done-callback stops the loop.
+        async with AsyncExitStack() as stack:
+            await enter(stack)
+            async with anyio.create_task_group() as task_group:
+                self._task_group = task_group
+                task_group.start_soon(self._work, self._worker)
+                self._ready = True
                 self._loop.stop()
+                await self._stop
+                task_group.cancel_scope.cancel()
 
     async def _work(self, worker: _Worker) -> None:
         # Calls run in this long-lived task, not in a task per call: anyio binds its worker threads
@@ -116,9 +116,11 @@ class LoopHost:
                 assert call.coroutine is not None
                 try:
                     call.value = await call.coroutine
-                except Exception as error:
+                except anyio.get_cancelled_exc_class():
+                    raise  # this worker was retired
+                except BaseException as error:  # pytest.fail/skip too: the caller re-raises it
                     call.error = error
-                finally:  # also when an abandoned call is cancelled
+                finally:
                     call.done = True
                 if call is self._current:
                     self._loop.stop()
@@ -133,14 +135,11 @@ class LoopHost:
     ) -> T:
         """Run ``coroutine`` (described by ``label``) on the host's worker; abandon it after ``timeout`` s."""
         __tracebackhide__ = True
-        if self._closed or asyncio._get_running_loop() is not None:
+        try:
+            self._check_usable()
+        except BaseException:
             coroutine.close()
-            if self._closed:
-                raise RuntimeError(f"the MCP session to {self._label} is closed")
-            raise RuntimeError(
-                "mcp_contract is the sync fixture and cannot be used while an event loop runs in this "
-                "thread; in async tests use mcp_contract_async"
-            )
+            raise
         call = _Call(coroutine, self._loop.time() + timeout, label)
         self._inbox.set_result(call)
         self._drive(call)
@@ -149,6 +148,18 @@ class LoopHost:
         if call.error is not None:
             raise call.error
         return call.value  # type: ignore[no-any-return]
+
+    def _stop_loop(self, _host: asyncio.Task[None]) -> None:
+        self._loop.stop()
+
+    def _check_usable(self) -> None:
+        __tracebackhide__ = True
+        _not_in_a_running_loop()
+        if self._closed:
+            raise RuntimeError(f"the MCP session to {self._label} is closed")
+        if self._host.done():
+            error = None if self._host.cancelled() else self._host.exception()
+            raise SessionError(f"the MCP session to {self._label} ended unexpectedly: {error!r}") from error
 
     def _drive(self, call: _Call) -> None:
         """Run the loop until ``call`` is done or its deadline passes."""
@@ -171,7 +182,7 @@ class LoopHost:
             self._watchdog = self._loop.call_at(call.deadline, self._watch)
             return
         call.expired = True
-        self._abandoned.append(call)
+        self._abandoned = [*(earlier for earlier in self._abandoned if not earlier.done), call]
         self._loop.stop()
         if self._task_group is not None:
             # The worker may be stuck in a thread that ignores cancellation: retire it, hire another.
@@ -187,6 +198,7 @@ class LoopHost:
             return
         self._closed = True
         _OPEN.discard(self)
+        self._host.remove_done_callback(self._stop_loop)  # from now on the loop runs until the host ends
         if not self._ready:
             self._host.cancel()  # still opening: there is nothing to close gracefully
         elif not self._stop.done():
@@ -224,6 +236,15 @@ class LoopHost:
             self._loop.run_until_complete(asyncio.wait([self._host]))
         self._loop.run_until_complete(self._loop.shutdown_asyncgens())
         self._loop.close()
+
+
+def _not_in_a_running_loop() -> None:
+    __tracebackhide__ = True
+    if asyncio._get_running_loop() is not None:
+        raise RuntimeError(
+            "mcp_contract is the sync fixture and cannot be used while an event loop runs in this "
+            "thread; in async tests use mcp_contract_async"
+        )
 
 
 _OPEN: weakref.WeakSet[LoopHost] = weakref.WeakSet()

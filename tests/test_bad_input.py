@@ -230,3 +230,56 @@ def test_a_closed_session_says_so(wire: McpContract) -> None:
     contract.close()  # closing twice is harmless
     with pytest.raises(RuntimeError, match="the MCP session to Server 'wire' is closed"):
         contract.call_tool("good")
+
+
+def test_pytest_outcomes_raised_inside_the_loop_reach_the_test(project: Project, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        stubbed="""
+import pytest
+from mcp.server import MCPServer
+
+mcp = MCPServer("stubbed")
+
+@mcp.tool()
+async def must_not_be_called() -> int:
+    pytest.fail("the stub was called")
+    return 0
+
+@mcp.tool()
+def fine() -> int:
+    return 1
+"""
+    )
+    project.configure("stubbed.py:mcp", mcp_contract_timeout="5")
+    project.tests(
+        """
+        import pytest
+
+        def test_fail_inside_a_tool(mcp_contract):
+            mcp_contract.call_tool("must_not_be_called")
+
+        def test_skip_inside_run(mcp_contract):
+            async def helper():
+                pytest.skip("not today")
+            mcp_contract.run(helper())
+
+        def test_session_still_works(mcp_contract):
+            assert mcp_contract.call_tool("fine").structured_content == {"result": 1}
+        """
+    )
+    started = time.monotonic()
+    result = project.run()
+    result.assert_outcomes(failed=1, skipped=1, passed=1)
+    result.stdout.fnmatch_lines(["*Failed: the stub was called*"])
+    assert time.monotonic() - started < 4
+
+
+def test_opening_a_sync_session_inside_a_running_loop_says_why() -> None:
+    import anyio
+    from contract_servers.wire import server
+
+    async def inside() -> None:
+        McpContract(server)
+
+    with pytest.raises(RuntimeError, match="in async tests use mcp_contract_async"):
+        anyio.run(inside)

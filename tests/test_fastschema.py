@@ -79,14 +79,18 @@ def _agree(schema: dict[str, Any], values: Iterator[Any]) -> int:
 
 
 def test_agrees_on_every_sdk_schema(kinds: McpContract) -> None:
-    checked = 0
+    checked, left_to_jsonschema = 0, []
     for name, tool in sorted(kinds.tools.items()):
-        if tool.output_schema is None or name == "t_large_list":
+        if tool.output_schema is None or name in ("t_large_list", "t_huge_int"):
+            continue
+        if compile_predicate(tool.output_schema) is None:
+            left_to_jsonschema.append(name)
             continue
         arguments = {"city": "Oslo"} if name == "t_with_args" else None
         structured = raw_call(kinds, name, arguments).structured_content
         checked += _agree(tool.output_schema, mutations(structured))
     assert checked > 1000
+    assert left_to_jsonschema == ["t_frozenset_str", "t_set"]  # uniqueItems is jsonschema's alone
 
 
 HAND_WRITTEN: list[tuple[dict[str, Any], Any]] = [
@@ -153,6 +157,9 @@ def test_agrees_on_hand_written_schemas(schema: dict[str, Any], value: Any) -> N
         {"type": "object", "unevaluatedProperties": False},
         {"$id": "https://example.com/s", "type": "object"},
         {"type": "object", "properties": {"a": {"$ref": "other.json"}}},
+        # jsonschema percent-decodes pointers: #/$defs/A%20B names "A B", not "A%20B".
+        {"type": "object", "$defs": {"A%20B": {}, "A B": {}}, "properties": {"x": {"$ref": "#/$defs/A%20B"}}},
+        {"type": "object", "$defs": {"a/b": {}}, "properties": {"x": {"$ref": "#/$defs/a~1b"}}},
     ],
 )
 def test_steps_aside_for_what_it_does_not_implement(schema: dict[str, Any]) -> None:

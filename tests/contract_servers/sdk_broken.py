@@ -105,6 +105,20 @@ def invalid_schema() -> Gauge:
     return Gauge(level=1.0)
 
 
+class Level(TypedDict):
+    value: int
+
+
+class Nested(TypedDict):
+    level: Level
+
+
+@mcp.tool()
+def nested_stdlib_typeddict() -> Nested:
+    """Below Python 3.12 pydantic cannot read a typing.TypedDict nested in another: no schema, silently."""
+    return {"level": {"value": 1}}
+
+
 @mcp.tool()
 def own_result_invalid() -> Annotated[CallToolResult, Point]:
     return CallToolResult(content=[TextContent(type="text", text="x")], structured_content={"x": "one"})

@@ -11,12 +11,13 @@ import datetime
 import decimal
 import enum
 import uuid
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
+import typing_extensions
 from mcp.server import MCPServer
 from mcp.server.mcpserver.utilities.types import Image
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_serializer
 
 mcp = MCPServer("sdk-kinds", log_level="WARNING")
 
@@ -372,3 +373,88 @@ def t_large_list() -> list[Point]:
 @mcp.tool()
 def t_with_args(city: str, days: int = 1) -> dict[str, Any]:
     return {"city": city, "days": days}
+
+
+@mcp.tool()
+def t_dicts_for_models_with_none() -> list[Aliased | None]:
+    return [{"py_name": "a"}, None, {"py_name": "b", "count": 2}]  # type: ignore[list-item]
+
+
+@mcp.tool()
+def t_dicts_for_models_nested() -> list[list[Aliased]]:
+    return [[{"py_name": "a"}], [{"py_name": "b"}]]  # type: ignore[list-item]
+
+
+@mcp.tool()
+def t_literal() -> Literal["on", "off"]:
+    return "on"
+
+
+@mcp.tool()
+def t_dict_of_model_lists() -> dict[str, list[Point]]:
+    return {"here": [Point(x=1, y=1)], "there": []}
+
+
+class Rect(BaseModel):
+    width: float
+    height: float
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
+    @field_serializer("height")
+    def _rounded(self, value: float) -> float:
+        return round(value, 1)
+
+
+@mcp.tool()
+def t_computed_and_serialized() -> Rect:
+    return Rect(width=2, height=3.14159)
+
+
+@mcp.tool()
+def t_set() -> set[int]:
+    return {3, 1, 2}
+
+
+@mcp.tool()
+def t_frozenset_str() -> frozenset[str]:
+    return frozenset({"a"})
+
+
+@mcp.tool()
+def t_huge_int() -> int:
+    return 10**5000
+
+
+@mcp.tool()
+def t_extreme_floats() -> list[float]:
+    return [-0.0, 1e300, 5e-324, 123456789.123456789]
+
+
+# Nested TypedDicts must come from typing_extensions below Python 3.12 (pydantic's rule); with
+# typing.TypedDict the SDK silently publishes no schema there: see sdk_broken.nested_stdlib_typeddict.
+class Inner(typing_extensions.TypedDict):
+    level: int
+
+
+class Outer(typing_extensions.TypedDict):
+    inner: Inner
+    maybe: NotRequired[Inner | None]
+
+
+@mcp.tool()
+def t_nested_typeddict() -> Outer:
+    return {"inner": {"level": 1}, "maybe": None}
+
+
+@mcp.tool()
+def t_unicode_text() -> str:
+    return 'é ✓ \u0000 "quoted" \n newline'
+
+
+@mcp.tool()
+def t_list_of_enums() -> list[Colour]:
+    return [Colour.RED, Colour.BLUE]
