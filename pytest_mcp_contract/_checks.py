@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._inprocess import registration, take_cause
+from pytest_mcp_contract._jsonvalue import parse
 from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror_mismatch
 from pytest_mcp_contract._schema import compile_schema, instance_errors
 from pytest_mcp_contract._violations import Violation
@@ -129,8 +130,12 @@ def _content_mismatch(
     name: str, result: CallToolResult, schema: dict[str, Any] | None, facts: Registration | None
 ) -> list[Violation]:
     style = facts.content if facts is not None else "mirror"
-    if style in ("own", "blocks"):
-        return []  # the tool wrote its content itself; the SDK promises no mirror
+    if style == "blocks":
+        return []  # the tool returns content blocks: they are the message, not a copy of the data
+    if style == "own" and not any(
+        isinstance(parse(block.text), dict | list) for block in result.content if block.type == "text"
+    ):
+        return []  # a hand-built result may speak to the model in prose; if it writes JSON, that must match
     if style == "rendered":
         # The SDK writes the object, not the data; only a default repr is a defect then.
         found = default_repr(result.content)

@@ -81,7 +81,7 @@ def compile_schema(schema: dict[str, Any], *, check_formats: bool = False) -> Co
         return hit[1]
     try:
         content_key: str | None = json.dumps(schema, sort_keys=True, default=repr) + str(check_formats)
-    except (ValueError, RecursionError):
+    except (TypeError, ValueError, RecursionError):
         content_key = None
     compiled = _BY_CONTENT.get(content_key) if content_key is not None else None
     if compiled is None:
@@ -215,15 +215,13 @@ def _keyword_positions(node: dict[str, Any]) -> list[tuple[tuple[str | int, ...]
 
 def _root_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
     declared = schema.get("type")
-    if declared == "object" or (isinstance(declared, list) and "object" in declared):
+    if declared == "object":
         return []
-    if declared is None and "$ref" in schema:
-        return []  # checked by the reference walk; a root $ref to an object is fine
     said = f"type {render(declared)}" if declared is not None else "no type"
     return [
         SchemaProblem(
-            f'the root must describe an object ("type": "object"), but it has {said}: '
-            "structured_content is always a JSON object",
+            f'the root must say "type": "object", but it has {said}: MCP 2025-11-25 requires an object '
+            "there, and clients on that version reject the whole tool listing",
             "",
         )
     ]

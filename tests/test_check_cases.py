@@ -27,6 +27,7 @@ SDK_CASES = [
     ("not_a_number", [("structured-invalid", "/result"), ("content-mismatch", "/result")]),
     ("invalid_schema", [("output-schema-invalid", "/properties/level/exclusiveMinimum")]),
     ("own_result_invalid", [("tool-error", None)]),
+    ("own_result_stale_json", [("content-mismatch", "/x")]),
     ("nested_stdlib_typeddict", [("silent-opt-out", None)] if sys.version_info < (3, 12) else []),
 ]
 

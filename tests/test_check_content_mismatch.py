@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Project, make_result, make_tool, target
+from conftest import Project, make_result, make_tool, target, violations_of
 from mcp import types
 
-from pytest_mcp_contract import check_result
+from pytest_mcp_contract import ContractViolationError, McpContract, check_result
 
 WRAPPED_LIST = {"type": "object", "properties": {"result": {"type": "array"}}, "required": ["result"]}
 WRAPPED = {"type": "object", "properties": {"result": {}}, "required": ["result"]}
@@ -150,3 +150,18 @@ def test_error_results_are_not_compared() -> None:
 
 def test_a_wrapped_list_without_schema_is_unwrapped() -> None:
     assert _mismatches(None, {"result": [1, 2]}, "1", "2") == []
+
+
+def test_a_hand_built_result_may_use_prose_but_its_json_must_match(kinds: McpContract, broken: McpContract) -> None:
+    # t_annotated_call_tool_result writes "The point is (1, 2)." beside {"x": 1, "y": 2}: prose is fine.
+    assert violations_of(kinds, "t_annotated_call_tool_result") == []
+    with pytest.raises(ContractViolationError) as caught:
+        broken.call_tool("own_result_stale_json")
+    [violation] = caught.value.violations
+    assert (violation.check, violation.path) == ("content-mismatch", "/x")
+    assert violation.message == "text block 0 (JSON) has 3 at /x where structured_content has 1"
+
+
+def test_dicts_returned_for_models_keep_their_list_shape(kinds: McpContract) -> None:
+    assert violations_of(kinds, "t_dicts_for_models_with_none") == []
+    assert violations_of(kinds, "t_dicts_for_models_nested") == []

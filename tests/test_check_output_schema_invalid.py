@@ -48,14 +48,26 @@ def test_failure_names_the_place_and_the_cause(project: Project) -> None:
         (
             {"type": "array"},
             "",
-            'the root must describe an object ("type": "object"), but it has type "array": '
-            "structured_content is always a JSON object",
+            'the root must say "type": "object", but it has type "array": MCP 2025-11-25 requires an object '
+            "there, and clients on that version reject the whole tool listing",
         ),
         (
             {"properties": {"n": {}}},
             "",
-            'the root must describe an object ("type": "object"), but it has no type: '
-            "structured_content is always a JSON object",
+            'the root must say "type": "object", but it has no type: MCP 2025-11-25 requires an object '
+            "there, and clients on that version reject the whole tool listing",
+        ),
+        (
+            {"type": ["object", "null"]},
+            "",
+            'the root must say "type": "object", but it has type ["object", "null"]: MCP 2025-11-25 requires '
+            "an object there, and clients on that version reject the whole tool listing",
+        ),
+        (
+            {"$ref": "#/$defs/Root", "$defs": {"Root": {"type": "object"}}},
+            "",
+            'the root must say "type": "object", but it has no type: MCP 2025-11-25 requires an object '
+            "there, and clients on that version reject the whole tool listing",
         ),
         (
             {"$schema": "https://example.com/my-dialect", "type": "object"},
@@ -90,7 +102,6 @@ def test_broken_schemas(schema: dict[str, Any], path: str, message: str) -> None
     "schema",
     [
         {"type": "object"},
-        {"type": ["object", "null"]},
         {
             "$schema": "http://json-schema.org/draft-07/schema#",
             "type": "object",
@@ -98,7 +109,6 @@ def test_broken_schemas(schema: dict[str, Any], path: str, message: str) -> None
             "properties": {"n": {"$ref": "#/definitions/n"}},
         },
         {"type": "object", "properties": {"child": {"$ref": "#"}}},  # recursive
-        {"$ref": "#/$defs/Root", "$defs": {"Root": {"type": "object"}}},
         {"type": "object", "properties": {"$ref": {"type": "string"}}},  # a property named $ref
         {"type": "object", "default": {"$ref": "#/not/a/schema"}},  # data, not a reference
         {"type": "object", "x-fastmcp-wrap-result": True, "discriminator": {"propertyName": "kind"}},

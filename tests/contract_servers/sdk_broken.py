@@ -120,5 +120,13 @@ def nested_stdlib_typeddict() -> Nested:
 
 
 @mcp.tool()
+def own_result_stale_json() -> Annotated[CallToolResult, Point]:
+    """Hand-built content may be prose, but this one is JSON of an older value."""
+    return CallToolResult(
+        content=[TextContent(type="text", text='{"x": 3, "y": 2}')], structured_content={"x": 1, "y": 2}
+    )
+
+
+@mcp.tool()
 def own_result_invalid() -> Annotated[CallToolResult, Point]:
     return CallToolResult(content=[TextContent(type="text", text="x")], structured_content={"x": "one"})
