@@ -62,14 +62,12 @@ class AsyncMcpContract:
         self._session.tool(name)
         limit = self._session.timeout if timeout is None else timeout
         try:
-            result = await self._abandon_after(
+            answer = await self._abandon_after(
                 self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit)
             )
         except MCPError as error:
-            if expect_error:
-                raise
-            self._session.protocol_error(name, args, error)
-        return self._session.judge(name, args, result, expect_error=expect_error)
+            self._session.refused(name, args, error, expect_error=expect_error)
+        return self._session.judge(name, args, answer, expect_error=expect_error)
 
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
         """The violations of a result obtained elsewhere; never raises."""
@@ -85,12 +83,15 @@ class AsyncMcpContract:
         job_scope = anyio.CancelScope()
 
         async def job() -> None:
-            with job_scope:
-                try:
+            try:
+                with job_scope:
                     outcome.append((True, await awaitable))
-                except Exception as error:
-                    outcome.append((False, error))
-            finished.set()
+            except anyio.get_cancelled_exc_class():
+                raise
+            except BaseException as error:  # pytest.fail/skip too: the caller re-raises it
+                outcome.append((False, error))
+            finally:
+                finished.set()
 
         self._task_group.start_soon(job)
         with anyio.move_on_after(timeout):

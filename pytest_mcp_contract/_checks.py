@@ -54,12 +54,32 @@ def check_result(
     """The result checks for one ``tools/call`` result of ``tool``.
 
     ``expect_error`` says the call was meant to fail; ``server`` (the in-process server object)
-    adds the server-side cause of a tool error and the registration facts; ``check_formats``
-    asserts ``format`` keywords instead of treating them as annotations.
+    adds the registration facts and the server-side cause of the tool's last crash;
+    ``check_formats`` asserts ``format`` keywords instead of treating them as annotations.
     """
+    return result_violations(
+        tool,
+        result,
+        expect_error=expect_error,
+        facts=registration(server, tool.name) if server is not None else None,
+        cause=take_cause(server, tool.name) if result.is_error else None,
+        check_formats=check_formats,
+    )
+
+
+def result_violations(
+    tool: Tool,
+    result: CallToolResult,
+    *,
+    expect_error: bool,
+    facts: Registration | None,
+    cause: str | None,
+    check_formats: bool,
+) -> list[Violation]:
+    """:func:`check_result` with the in-process facts already looked up (sessions know them)."""
     name = tool.name
     if result.is_error:
-        return [] if expect_error else [_tool_error(name, result, server)]
+        return [] if expect_error else [_tool_error(name, result, cause)]
     violations: list[Violation] = []
     if expect_error:
         violations.append(
@@ -67,7 +87,6 @@ def check_result(
         )
     schema = tool.output_schema
     structured = result.structured_content
-    facts = registration(server, name) if server is not None else None
     try:
         if schema is None:
             violations += _unstructured_repr(name, result)
@@ -96,7 +115,7 @@ def check_result(
     return violations
 
 
-def _tool_error(name: str, result: CallToolResult, server: object | None) -> Violation:
+def _tool_error(name: str, result: CallToolResult, cause: str | None) -> Violation:
     texts = "\n".join(block.text for block in result.content if block.type == "text").strip()
     if len(texts) > 600:
         texts = texts[:599] + "…"
@@ -104,7 +123,6 @@ def _tool_error(name: str, result: CallToolResult, server: object | None) -> Vio
         message = "the tool returned is_error=True with this text:\n  " + texts.replace("\n", "\n  ")
     else:
         message = "the tool returned is_error=True and no text"
-    cause = take_cause(name) if server is not None else None
     if cause:
         message += f"\nserver-side cause: {cause}"
     return Violation("tool-error", name, message)

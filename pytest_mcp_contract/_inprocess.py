@@ -12,6 +12,8 @@ they are missing the facts are ``None`` and the checks fall back to what the wir
 from __future__ import annotations
 
 import collections.abc
+import contextlib
+import contextvars
 import dataclasses
 import enum
 import inspect
@@ -21,6 +23,7 @@ import types
 import typing
 import warnings
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -215,19 +218,25 @@ _SERVER_LOGGER: Final = "mcp.server.mcpserver.server"
 
 
 class _CauseRecorder(logging.Handler):
-    """Keeps the exception the SDK logs (and does not send) when a tool crashes, per tool name."""
+    """Keeps the exception the SDK logs (and does not send) when a tool crashes.
+
+    A call made through a session is marked with a context variable, which the SDK's handler
+    inherits (in process it runs in the calling task), so concurrent calls of one tool keep their
+    own causes. Calls made any other way are filed under the tool's name.
+    """
 
     def __init__(self) -> None:
         super().__init__(level=logging.ERROR)
-        self.causes: dict[str, BaseException] = {}
+        self.causes: dict[object, BaseException] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
         # The SDK logs `Tool %r raised an unexpected exception` with the tool name as the only arg.
         error = record.exc_info[1] if record.exc_info else None
         if error is not None and isinstance(record.args, tuple) and record.args:
-            self.causes[str(record.args[0])] = error
+            self.causes[_CALL.get() or str(record.args[0])] = error
 
 
+_CALL: contextvars.ContextVar[object | None] = contextvars.ContextVar("mcp_contract_call", default=None)
 _RECORDER: _CauseRecorder | None = None
 
 
@@ -239,16 +248,22 @@ def record_causes() -> None:
         logging.getLogger(_SERVER_LOGGER).addHandler(_RECORDER)
 
 
-def forget_cause(tool_name: str) -> None:
-    if _RECORDER is not None:
-        _RECORDER.causes.pop(tool_name, None)
+@contextlib.contextmanager
+def marked_call() -> Iterator[object]:
+    """Mark the calls made inside (in this task) so their causes are kept apart from others'."""
+    key = object()
+    token = _CALL.set(key)
+    try:
+        yield key
+    finally:
+        _CALL.reset(token)
 
 
-def take_cause(tool_name: str) -> str | None:
-    """The server-side cause of the last crash of ``tool_name``, rendered for a message."""
-    if _RECORDER is None:
+def take_cause(server: object, key: object) -> str | None:
+    """The server-side cause recorded for a marked call (or, given a name, the tool's last one)."""
+    if _RECORDER is None or not isinstance(server, MCPServer):
         return None
-    error = _RECORDER.causes.pop(tool_name, None)
+    error = _RECORDER.causes.pop(key, None)
     if error is not None:
         return describe_cause(error)
     if not logging.getLogger(_SERVER_LOGGER).isEnabledFor(logging.ERROR):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
 
 import mcp.types
 from mcp import Client
@@ -16,9 +16,9 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._checks import check_result, check_tool
+from pytest_mcp_contract._checks import check_tool, result_violations
 from pytest_mcp_contract._errors import UnknownToolError
-from pytest_mcp_contract._inprocess import describe_cause, forget_cause, record_causes
+from pytest_mcp_contract._inprocess import describe_cause, marked_call, record_causes, registration, take_cause
 from pytest_mcp_contract._violations import ContractViolationError, Violation
 
 if TYPE_CHECKING:
@@ -40,6 +40,13 @@ def is_server_class(candidate: type) -> bool:
 def server_label(server: object) -> str:
     name = getattr(server, "name", None)
     return f"{type(server).__name__} {name!r}" if name else type(server).__name__
+
+
+class Answer(NamedTuple):
+    """A ``tools/call`` result and, for a crash in process, what the server logged about it."""
+
+    result: CallToolResult
+    cause: str | None
 
 
 class SessionError(RuntimeError):
@@ -106,11 +113,12 @@ class ContractSession:
     async def refresh_tools(self) -> None:
         self._tools = await self.list_tools()
 
-    async def request(self, name: str, arguments: dict[str, Any] | None) -> CallToolResult:
+    async def request(self, name: str, arguments: dict[str, Any] | None) -> Answer:
         """A raw ``tools/call``: the SDK client's own validation would raise before we see the result."""
-        forget_cause(name)
         request = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name=name, arguments=arguments))
-        return await self.client.session.send_request(request, mcp.types.CallToolResult)
+        with marked_call() as key:
+            result = await self.client.session.send_request(request, mcp.types.CallToolResult)
+        return Answer(result, take_cause(self.server, key) if result.is_error else None)
 
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 
@@ -139,29 +147,46 @@ class ContractSession:
             self._tool_violations[tool.name] = hit
         return hit[1]
 
-    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
-        """Tool-level and result violations of one result; never raises."""
+    def check(
+        self, name: str, result: CallToolResult, *, expect_error: bool = False, cause: str | None = None
+    ) -> list[Violation]:
+        """Tool-level and result violations of one result; never raises.
+
+        ``cause`` is the server-side cause of this very call; without it, a tool error is
+        explained by the last crash of the tool with that name (for results got elsewhere).
+        """
         tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
+        if cause is None and result.is_error:
+            cause = take_cause(self.server, name)
         return [
             *self.tool_violations(tool),
-            *check_result(
-                tool, result, expect_error=expect_error, server=self.server, check_formats=self.check_formats
+            *result_violations(
+                tool,
+                result,
+                expect_error=expect_error,
+                facts=registration(self.server, name),
+                cause=cause,
+                check_formats=self.check_formats,
             ),
         ]
 
     def judge(
-        self, name: str, arguments: Mapping[str, Any] | None, result: CallToolResult, *, expect_error: bool
+        self, name: str, arguments: Mapping[str, Any] | None, answer: Answer, *, expect_error: bool
     ) -> CallToolResult:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
-        violations = self.check(name, result, expect_error=expect_error)
+        violations = self.check(name, answer.result, expect_error=expect_error, cause=answer.cause)
         if violations:
             raise ContractViolationError(violations, tool=name, arguments=arguments)
-        return result
+        return answer.result
 
-    def protocol_error(self, name: str, arguments: Mapping[str, Any] | None, error: MCPError) -> NoReturn:
-        """A JSON-RPC error instead of a result: a tool error the test did not ask for."""
+    def refused(
+        self, name: str, arguments: Mapping[str, Any] | None, error: MCPError, *, expect_error: bool
+    ) -> NoReturn:
+        """A JSON-RPC error instead of a result: raised as it is if expected, else a ``tool-error``."""
         __tracebackhide__ = True
+        if expect_error:
+            raise error
         message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
         raise ContractViolationError(
             [Violation("tool-error", name, message)], tool=name, arguments=arguments

@@ -309,14 +309,12 @@ class McpContract:
         self._session.tool(name)
         limit = self._session.timeout if timeout is None else timeout
         try:
-            result = self._host.run(
+            answer = self._host.run(
                 self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit), label=f"tool {name!r}"
             )
         except MCPError as error:
-            if expect_error:
-                raise
-            self._session.protocol_error(name, args, error)
-        return self._session.judge(name, args, result, expect_error=expect_error)
+            self._session.refused(name, args, error, expect_error=expect_error)
+        return self._session.judge(name, args, answer, expect_error=expect_error)
 
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
         """The violations of a result obtained elsewhere (say, through :attr:`client`); never raises."""

@@ -140,3 +140,64 @@ def test_error_results_are_not_checked_against_the_schema() -> None:
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     result = make_result({"n": "not checked"}, "upstream down", is_error=True)
     assert check_result(make_tool(schema), result, expect_error=True) == []
+
+
+def test_concurrent_calls_keep_their_own_causes(project: Project, pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        flaky="""
+import anyio
+from mcp.server import MCPServer
+
+class BothFinishFirst:
+    \"\"\"Holds each tools/call answer until both calls have failed (and logged why).\"\"\"
+    def __init__(self):
+        self.done = 0
+        self.both = anyio.Event()
+
+    async def __call__(self, ctx, call_next):
+        result = await call_next(ctx)
+        if ctx.method == "tools/call":
+            self.done += 1
+            if self.done == 2:
+                self.both.set()
+            await self.both.wait()
+        return result
+
+mcp = MCPServer("flaky", log_level="ERROR", middleware=[BothFinishFirst()])
+
+@mcp.tool()
+async def divide(a: int, b: int, delay: float) -> float:
+    await anyio.sleep(delay)
+    if b == 0:
+        raise ZeroDivisionError("b is zero")
+    raise KeyError(f"no entry {a}")
+"""
+    )
+    project.configure("flaky.py:mcp")
+    project.tests(
+        """
+        import anyio
+        import pytest
+        from pytest_mcp_contract import ContractViolationError
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+
+        @pytest.mark.anyio
+        async def test_two_at_once(mcp_contract_async):
+            messages = {}
+
+            async def call(label, arguments):
+                with pytest.raises(ContractViolationError) as caught:
+                    await mcp_contract_async.call_tool("divide", arguments)
+                messages[label] = str(caught.value)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(call, "zero", {"a": 1, "b": 0, "delay": 0.05})
+                group.start_soon(call, "key", {"a": 7, "b": 1, "delay": 0.01})
+            assert "server-side cause: ZeroDivisionError: b is zero" in messages["zero"]
+            assert "server-side cause: KeyError: 'no entry 7'" in messages["key"]
+        """
+    )
+    project.run().assert_outcomes(passed=1)
