@@ -300,7 +300,8 @@ class McpContract:
         Raises ``ContractViolationError`` (an ``AssertionError``) listing each violation,
         ``UnknownToolError`` for a name the server does not list, and ``ToolTimeoutError`` when
         no answer comes within ``timeout`` (default: ini ``mcp_contract_timeout``).
-        ``expect_error=True`` says the call should fail: an error result passes, success does not.
+        ``expect_error=True`` says the call should fail: an error result is returned, success is a
+        violation, and a JSON-RPC error is raised as the SDK's ``MCPError``.
         """
         __tracebackhide__ = True
         args = arguments_dict(name, arguments)
@@ -317,7 +318,10 @@ class McpContract:
         return self._session.judge(name, args, answer, expect_error=expect_error)
 
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
-        """The violations of a result obtained elsewhere (say, through :attr:`client`); never raises."""
+        """The violations of a result obtained elsewhere (say, through :attr:`client`).
+
+        Never raises for a bad result: it returns what is wrong instead.
+        """
         return self._session.check(name, result, expect_error=expect_error)
 
     def run(self, awaitable: Awaitable[T], *, timeout: float | None = None) -> T:
