@@ -22,31 +22,18 @@ ALERT_SCHEMA: dict[str, Any] = {
     "required": ["city", "level"],
 }
 
+CITY_ARGUMENT: dict[str, Any] = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+def _tool(name: str, description: str) -> types.Tool:
+    return types.Tool(name=name, description=description, input_schema=CITY_ARGUMENT, output_schema=ALERT_SCHEMA)
+
+
 TOOLS = [
-    types.Tool(
-        name="current_alert",
-        description="The active weather alert for a city.",
-        input_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-        output_schema=ALERT_SCHEMA,
-    ),
-    types.Tool(
-        name="alert_text",
-        description="BROKEN (structured-missing): declares a schema, sends only text.",
-        input_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-        output_schema=ALERT_SCHEMA,
-    ),
-    types.Tool(
-        name="alert_level",
-        description="BROKEN (structured-invalid): sends a level the schema does not allow.",
-        input_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-        output_schema=ALERT_SCHEMA,
-    ),
-    types.Tool(
-        name="alert_summary",
-        description="BROKEN (content-mismatch): the text was rendered from a stale copy of the data.",
-        input_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-        output_schema=ALERT_SCHEMA,
-    ),
+    _tool("current_alert", "The active weather alert for a city."),
+    _tool("alert_text", "BROKEN (structured-missing): declares a schema, sends only text."),
+    _tool("alert_level", "BROKEN (structured-invalid): sends a level the schema does not allow."),
+    _tool("alert_summary", "BROKEN (content-mismatch): the text was rendered from a stale copy of the data."),
 ]
 
 
