@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_mcp_contract._session import Observer
     from pytest_mcp_contract._settings import Settings
     from pytest_mcp_contract._sync import McpContract
 
 
 class SessionPool:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, observer: Observer | None = None) -> None:
         self._settings = settings
+        self._observer = observer
         self._open: dict[str, McpContract] = {}
 
     def get(self, request: pytest.FixtureRequest, server: object) -> McpContract:
@@ -30,7 +32,9 @@ class SessionPool:
             return current
         if current is not None:
             self._close(node.nodeid, current)
-        contract = McpContract(server, timeout=self._settings.timeout, check_formats=self._settings.check_formats)
+        contract = McpContract(
+            server, timeout=self._settings.timeout, check_formats=self._settings.check_formats, observer=self._observer
+        )
         self._open[node.nodeid] = contract
         node.addfinalizer(lambda: self._close(node.nodeid, contract))
         return contract

@@ -6,7 +6,7 @@ decide which event loop runs them and how a call is timed out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
 
@@ -23,6 +23,9 @@ from pytest_mcp_contract._violations import ContractViolationError, Violation
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
+
+Observer = Callable[[str, list[Violation]], None]
+"""Told about every checked call: the tool's name and the violations found (the report uses it)."""
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
@@ -59,10 +62,13 @@ SessionError.__module__ = "pytest_mcp_contract"
 class ContractSession:
     """The loop-independent core shared by ``mcp_contract`` and ``mcp_contract_async``."""
 
-    def __init__(self, server: object, *, timeout: float, check_formats: bool) -> None:
+    def __init__(
+        self, server: object, *, timeout: float, check_formats: bool, observer: Observer | None = None
+    ) -> None:
         self.server = server
         self.timeout = timeout
         self.check_formats = check_formats
+        self.observer = observer
         self._client: Client | None = None
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
@@ -176,6 +182,8 @@ class ContractSession:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
         violations = self.check(name, answer.result, expect_error=expect_error, cause=answer.cause)
+        if self.observer is not None:
+            self.observer(name, violations)
         if violations:
             raise ContractViolationError(violations, tool=name, arguments=arguments)
         return answer.result
@@ -188,9 +196,10 @@ class ContractSession:
         if expect_error:
             raise error
         message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
-        raise ContractViolationError(
-            [Violation("tool-error", name, message)], tool=name, arguments=arguments
-        ) from error
+        violations = [Violation("tool-error", name, message)]
+        if self.observer is not None:
+            self.observer(name, violations)
+        raise ContractViolationError(violations, tool=name, arguments=arguments) from error
 
 
 def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:

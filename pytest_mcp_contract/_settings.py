@@ -28,6 +28,12 @@ class Settings:
     scope: Scope
     timeout: float
     check_formats: bool
+    suite: bool = True
+    """Whether to generate the per-tool contract suite (ini ``mcp_contract_suite``)."""
+    snapshot_dir: Path = Path("__snapshots__/mcp_contract")
+    snapshot_fields: tuple[str, ...] = ()
+    """Fields snapshotted beside ``output_schema``."""
+    report: Path | None = None
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
@@ -40,6 +46,10 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         )
     timeout = _timeout(cast("str", config.getini("mcp_contract_timeout")))
     check_formats = bool(config.getini("mcp_contract_check_formats"))
+    project = config.inipath.parent if config.inipath else config.rootpath
+    snapshot_dir = Path(cast("str", config.getini("mcp_contract_snapshot_dir")).strip() or "__snapshots__/mcp_contract")
+    fields = _fields(cast("list[str]", config.getini("mcp_contract_snapshot_fields")))
+    report = config.getoption("mcp_contract_report")
 
     target = config.getoption("mcp_contract_server")
     base_dir = Path(config.invocation_params.dir)
@@ -64,7 +74,24 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         scope=scope,
         timeout=timeout,
         check_formats=check_formats,
+        suite=bool(config.getini("mcp_contract_suite")),
+        snapshot_dir=(project / snapshot_dir).resolve(),
+        snapshot_fields=fields,
+        report=(Path(config.invocation_params.dir) / report).resolve() if report else None,
     )
+
+
+def _fields(raw: list[str]) -> tuple[str, ...]:
+    from pytest_mcp_contract._snapshots import FIELDS
+
+    fields = tuple(dict.fromkeys(word.strip(",") for line in raw for word in line.split() if word.strip(",")))
+    unknown = [name for name in fields if name not in FIELDS]
+    if unknown:
+        raise pytest.UsageError(
+            f"mcp_contract_snapshot_fields names {', '.join(map(repr, unknown))}, which a tool does not have; "
+            f"choose from {', '.join(FIELDS[1:])} (output_schema is always snapshotted)."
+        )
+    return tuple(name for name in fields if name != "output_schema")
 
 
 def _timeout(raw: str) -> float:

@@ -23,7 +23,14 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError
-from pytest_mcp_contract._session import ContractSession, SessionError, arguments_dict, server_label, single
+from pytest_mcp_contract._session import (
+    ContractSession,
+    Observer,
+    SessionError,
+    arguments_dict,
+    server_label,
+    single,
+)
 from pytest_mcp_contract._settings import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -268,8 +275,15 @@ class McpContract:
     returned; a broken contract raises :class:`~pytest_mcp_contract.ContractViolationError`.
     """
 
-    def __init__(self, server: object, *, timeout: float = DEFAULT_TIMEOUT, check_formats: bool = False) -> None:
-        self._session = ContractSession(server, timeout=timeout, check_formats=check_formats)
+    def __init__(
+        self,
+        server: object,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        check_formats: bool = False,
+        observer: Observer | None = None,
+    ) -> None:
+        self._session = ContractSession(server, timeout=timeout, check_formats=check_formats, observer=observer)
         self._host = LoopHost(self._session.enter, timeout=timeout, label=server_label(server))
 
     @property

@@ -81,11 +81,12 @@ class ContractViolationError(AssertionError):
         *,
         tool: str,
         arguments: Mapping[str, Any] | None = None,
+        called: bool = True,
     ) -> None:
         self.violations: list[Violation] = list(violations)
         self.tool = tool
         self.arguments = arguments
-        super().__init__(render_violations(self.violations, tool=tool, arguments=arguments))
+        super().__init__(render_violations(self.violations, tool=tool, arguments=arguments, called=called))
 
 
 # Shown in tracebacks as ``pytest_mcp_contract.ContractViolationError``, where users import it from.
@@ -103,11 +104,16 @@ def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
     return text if len(text) <= 120 else render(dict(arguments), 120)
 
 
-def render_violations(violations: Sequence[Violation], *, tool: str, arguments: Mapping[str, Any] | None = None) -> str:
-    """The failure text: the call, each violation with its place, then the next step per check."""
+def render_violations(
+    violations: Sequence[Violation], *, tool: str, arguments: Mapping[str, Any] | None = None, called: bool = True
+) -> str:
+    """The failure text: the call (if any), each violation with its place, then the next step per check."""
     count = len(violations)
     noun = "violation" if count == 1 else "violations"
-    lines = [f"tool {tool!r} called with {_arguments_text(arguments)} broke its contract ({count} {noun}):"]
+    if called:
+        lines = [f"tool {tool!r} called with {_arguments_text(arguments)} broke its contract ({count} {noun}):"]
+    else:
+        lines = [f"tool {tool!r} breaks its contract as listed ({count} {noun}):"]
     for violation in violations:
         where = f" at {show_pointer(violation.path)}" if violation.path is not None else ""
         lines.append(f"[{violation.check}]{where}")

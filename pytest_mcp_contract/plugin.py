@@ -12,16 +12,20 @@ from typing import TYPE_CHECKING, Final
 import pytest
 
 from pytest_mcp_contract._pool import SessionPool
+from pytest_mcp_contract._report import ReportPlugin, record
 from pytest_mcp_contract._settings import DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
+from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, covers_project
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Generator
 
     from pytest_mcp_contract._async import AsyncMcpContract
     from pytest_mcp_contract._sync import McpContract
+    from pytest_mcp_contract._violations import Violation
 
 SETTINGS: Final = pytest.StashKey[Settings]()
 POOL: Final = pytest.StashKey[SessionPool]()
+CURRENT_ITEM: Final = pytest.StashKey["pytest.Item | None"]()
 
 NO_SERVER = (
     "no MCP server is configured for pytest-mcp-contract. Set it in one line, e.g. in pyproject.toml:\n"
@@ -67,6 +71,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="bool",
         default=False,
     )
+    group.addoption(
+        "--mcp-contract-report",
+        dest="mcp_contract_report",
+        metavar="PATH",
+        default=None,
+        help="Write a Markdown report of the contract run (schema changes, tool checks, calls) to PATH.",
+    )
+    parser.addini(
+        "mcp_contract_suite",
+        "Generate the per-tool contract suite (schema snapshot and tool checks for every tool).",
+        type="bool",
+        default=True,
+    )
+    parser.addini(
+        "mcp_contract_snapshot_dir",
+        "Folder (of its own) for the tool snapshot files, relative to the ini file "
+        "(default: __snapshots__/mcp_contract).",
+        type="string",
+        default="",
+    )
+    parser.addini(
+        "mcp_contract_snapshot_fields",
+        "Tool fields snapshotted beside output_schema: input_schema, title, description, annotations, meta.",
+        type="linelist",
+        default=[],
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,8 +104,53 @@ def pytest_configure(config: pytest.Config) -> None:
     # `pytest --help` also configures plugins; importing the user's server there would only be slow.
     load = not (config.getoption("help", False) or config.getoption("version", False))
     settings = read_settings(config, load=load)
+    config.addinivalue_line(
+        "markers", f"{MARKER}: an item of the generated MCP contract suite (deselect with -m 'not {MARKER}')"
+    )
+    if settings.suite and settings.target and not config.pluginmanager.hasplugin("syrupy"):
+        raise pytest.UsageError(
+            "pytest-mcp-contract snapshots tool schemas with syrupy, which is switched off (-p no:syrupy). "
+            "Drop -p no:syrupy, or switch the generated suite off with: -o mcp_contract_suite=false"
+        )
     config.stash[SETTINGS] = settings
-    config.stash[POOL] = SessionPool(settings)
+    config.pluginmanager.register(ReportPlugin(settings), "mcp_contract_report")
+    config.stash[CURRENT_ITEM] = None
+    config.stash[POOL] = SessionPool(settings, observer=lambda tool, found: _record_call(config, tool, found))
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m/-k deselection and syrupy's bookkeeping see the items
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Add the generated contract suite: two items per tool of the configured server."""
+    settings = config.stash[SETTINGS]
+    if not (settings.suite and settings.server is not None and covers_project(config)):
+        return
+    from pytest_mcp_contract._session import SessionError
+    from pytest_mcp_contract._suite import failing_item, make_items
+    from pytest_mcp_contract._sync import McpContract
+
+    try:
+        with McpContract(settings.server, timeout=settings.timeout) as listing:
+            tools = listing.tools
+    except (SessionError, TimeoutError) as error:
+        items.append(failing_item(session, settings, str(error)))
+        return
+    items.extend(make_items(session, settings, tools))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Know which test is running, so its checked calls are recorded on it."""
+    item.config.stash[CURRENT_ITEM] = item
+    try:
+        return (yield)
+    finally:
+        item.config.stash[CURRENT_ITEM] = None
+
+
+def _record_call(config: pytest.Config, tool: str, found: list[Violation]) -> None:
+    item = config.stash.get(CURRENT_ITEM, None)
+    if item is not None:
+        record(item, "call", tool=tool, violations=[violation.check for violation in found])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -150,6 +225,15 @@ async def mcp_contract_async(
         pytest.fail(str(problem), pytrace=False)  # outside the except, as in mcp_contract
     async with stack:
         yield contract
+
+
+@pytest.fixture(name=CLIENT_FIXTURE)
+def _mcp_contract_suite_client(request: pytest.FixtureRequest) -> McpContract:
+    """The generated suite's client: the configured server, whatever a conftest overrides."""
+    server = request.config.stash[SETTINGS].server
+    if server is None:
+        pytest.fail(NO_SERVER, pytrace=False)
+    return request.config.stash[POOL].get(request, server)
 
 
 def _check_server(server: object) -> None:

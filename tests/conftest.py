@@ -34,10 +34,13 @@ class Project:
     def __init__(self, pytester: pytest.Pytester) -> None:
         self.pytester = pytester
 
-    def configure(self, server: str | None, **ini: str) -> None:
+    def configure(self, server: str | None, *, suite: bool = False, **ini: str) -> None:
+        """Write the ini file; the generated per-tool suite is off unless a test is about it."""
         lines = ["[pytest]", "addopts = -p no:cacheprovider"]
         if server is not None:
             lines.append(f"mcp_contract_server = {server}")
+        if not suite:
+            lines.append("mcp_contract_suite = false")
         lines += [f"{key} = {value}" for key, value in ini.items()]
         self.pytester.makeini("\n".join(lines) + "\n")
 

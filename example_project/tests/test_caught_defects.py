@@ -1,4 +1,4 @@
-"""Each BROKEN tool of the weather server, and the violation the contract checks report for it.
+"""Each BROKEN tool of the flawed weather server, and the violation the contract checks report for it.
 
 (A later version of the plugin turns these into markers; here they are plain pytest.raises.)
 """
@@ -6,8 +6,14 @@
 from __future__ import annotations
 
 import pytest
+from weather_service.flawed import flawed
 
 from pytest_mcp_contract import ContractViolationError, McpContract
+
+
+@pytest.fixture
+def mcp_contract_server() -> object:
+    return flawed
 
 
 def _checks(error: pytest.ExceptionInfo[ContractViolationError]) -> list[tuple[str, str | None]]:
@@ -39,7 +45,7 @@ def test_content_mismatch(mcp_contract: McpContract) -> None:
     with pytest.raises(ContractViolationError) as caught:
         mcp_contract.call_tool("sun_times", {"city": "Oslo"})
     assert _checks(caught) == [("content-mismatch", None)]
-    assert "the default repr of a Python object (weather_service.server.SunTimes)" in str(caught.value)
+    assert "the default repr of a Python object (weather_service.flawed.SunTimes)" in str(caught.value)
 
 
 def test_output_schema_invalid(mcp_contract: McpContract) -> None:

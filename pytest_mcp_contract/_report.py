@@ -1,0 +1,192 @@
+"""The contract report: what each test saw, gathered per tool, for the terminal and a Markdown file.
+
+Tests record what they saw in ``item.user_properties`` (which pytest-xdist carries to the
+controller, and JUnit XML writes out); the controller reads them from the reports it receives,
+so the summary and the file are the same with or without ``-n``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_mcp_contract._settings import Settings
+
+PROPERTY: Final = "mcp_contract"
+KINDS: Final = ("breaking", "additive", "cosmetic")
+
+
+def record(item: pytest.Item, kind: str, **data: Any) -> None:
+    """Note something about a tool on the running test (a snapshot, tool checks, a call)."""
+    item.user_properties.append((PROPERTY, json.dumps({"kind": kind, **data}, sort_keys=True)))
+
+
+@dataclass
+class ToolRecord:
+    name: str
+    schema: dict[str, Any] | None = None
+    checks: list[str] | None = None
+    calls: int = 0
+    call_violations: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class ContractReport:
+    """Everything recorded in this run, per tool (filled on the controller)."""
+
+    tools: dict[str, ToolRecord] = field(default_factory=dict)
+
+    def add(self, report: pytest.TestReport) -> None:
+        if report.when != "teardown":  # the same properties ride on every phase's report
+            return
+        for name, value in report.user_properties:
+            if name != PROPERTY:
+                continue
+            data = json.loads(str(value))
+            tool = self.tools.setdefault(data["tool"], ToolRecord(data["tool"]))
+            if data["kind"] == "schema":
+                tool.schema = data
+            elif data["kind"] == "checks":
+                tool.checks = data["violations"]
+            elif data["kind"] == "call":
+                tool.calls += 1
+                tool.call_violations.update(data["violations"])
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def _states(self) -> Counter[str]:
+        return Counter(tool.schema["state"] for tool in self.tools.values() if tool.schema)
+
+    def _change_counts(self, tool: ToolRecord) -> Counter[str]:
+        return Counter(change["kind"] for change in (tool.schema or {}).get("changes", []))
+
+    def _breaking(self) -> int:
+        return sum(self._change_counts(tool)["breaking"] for tool in self.tools.values())
+
+    def terminal_lines(self) -> list[str]:
+        return [f"{label}: {text}" for label, text in self._facts()]
+
+    def _facts(self) -> list[tuple[str, str]]:
+        facts: list[tuple[str, str]] = []
+        if self._states():
+            text = ", ".join(f"{count} {state}" for state, count in sorted(self._states().items()))
+            breaking = self._breaking()
+            if breaking:
+                text += f" ({_plural(breaking, 'breaking change')})"
+            facts.append(("schema snapshots", text))
+        checked = [tool for tool in self.tools.values() if tool.checks is not None]
+        if checked:
+            failed = sorted(f"{tool.name} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
+            text = f"{len(checked) - len(failed)} passed, {len(failed)} failed"
+            facts.append(("tool checks", text + (f": {'; '.join(failed)}" if failed else "")))
+        calls = sum(tool.calls for tool in self.tools.values())
+        if calls:
+            broken = sum(sum(tool.call_violations.values()) for tool in self.tools.values())
+            facts.append(("tool calls checked", f"{calls}, violations: {broken}"))
+        return facts
+
+    def markdown(self, server: str) -> str:
+        tools = sorted(self.tools.values(), key=lambda tool: tool.name)
+        out = ["# MCP contract report", "", f"Server `{server}`, {_plural(len(tools), 'tool')}.", ""]
+        out += [f"- {label.capitalize()}: {text}" for label, text in self._facts()]
+        out.append("")
+        out += ["| tool | schema snapshot | tool checks | calls | violations in calls |", "|---|---|---|---|---|"]
+        for tool in tools:
+            out.append(
+                f"| `{tool.name}` | {self._schema_cell(tool)} | {self._checks_cell(tool)} | {tool.calls} "
+                f"| {self._violations_cell(tool.call_violations)} |"
+            )
+        for tool in tools:
+            out += self._section(tool)
+        return "\n".join(out).rstrip() + "\n"
+
+    def _schema_cell(self, tool: ToolRecord) -> str:
+        if tool.schema is None:
+            return "—"
+        counts = self._change_counts(tool)
+        detail = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind])
+        state = tool.schema["state"]
+        mark = "**BREAKING** " if counts["breaking"] and state in ("changed", "updated") else ""
+        return f"{mark}{state}" + (f" ({detail})" if detail else "")
+
+    @staticmethod
+    def _checks_cell(tool: ToolRecord) -> str:
+        if tool.checks is None:
+            return "—"
+        return "passed" if not tool.checks else "failed: " + ", ".join(f"`{check}`" for check in tool.checks)
+
+    @staticmethod
+    def _violations_cell(violations: Counter[str]) -> str:
+        if not violations:
+            return "—"
+        return ", ".join(f"`{check}` x{count}" for check, count in sorted(violations.items()))
+
+    def _section(self, tool: ToolRecord) -> list[str]:
+        schema = tool.schema or {}
+        changes = schema.get("changes", [])
+        if not changes and not tool.checks and not tool.call_violations and schema.get("state") != "missing":
+            return []
+        out = ["", f"## `{tool.name}`", ""]
+        if schema:
+            out.append(f"Schema snapshot `{schema['file']}`: {schema['state']}.")
+        for kind in KINDS:
+            listed = [change for change in changes if change["kind"] == kind]
+            if listed:
+                out += ["", f"**{kind.capitalize()}**", ""]
+                out += [f"- `{change['field']} {change['path'] or '/'}`: {change['what']}" for change in listed]
+        if schema.get("diff"):
+            out += [
+                "",
+                "<details><summary>Snapshot diff</summary>",
+                "",
+                "```diff",
+                schema["diff"].rstrip("\n"),
+                "```",
+                "",
+                "</details>",
+            ]
+        if tool.checks:
+            out += ["", "Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + "."]
+        if tool.call_violations:
+            out += ["", f"Violations in calls: {self._violations_cell(tool.call_violations)}."]
+        return out
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+class ReportPlugin:
+    """The hooks that gather records and write the summary and the report (controller side)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.report = ContractReport()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.user_properties:
+            self.report.add(report)
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+        if hasattr(config, "workerinput"):
+            return
+        lines = self.report.terminal_lines()
+        if self.settings.report is not None and self.report.tools:
+            lines.append(f"report written to {self.settings.report}")
+        if lines:
+            terminalreporter.write_sep("-", "mcp contract")
+            for line in lines:
+                terminalreporter.write_line(line)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        path = self.settings.report
+        if path is None or hasattr(session.config, "workerinput"):
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.report.markdown(self.settings.target or "(set by a fixture)"), encoding="utf-8")

@@ -1,0 +1,300 @@
+"""The contract suite that needs no test code: two items per tool of the configured server.
+
+* ``mcp-contract::schema[<tool>]`` compares the tool with its snapshot file (through syrupy);
+* ``mcp-contract::checks[<tool>]`` runs the tool-level checks.
+
+Both carry the marker ``mcp_contract``. They are added when the run covers the whole project
+(no path arguments, or a directory holding the ini file), not when one test file is run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import pytest
+
+from pytest_mcp_contract._report import KINDS, record
+from pytest_mcp_contract._schemadiff import Change, diff_schema, diff_value
+from pytest_mcp_contract._violations import ContractViolationError
+
+if TYPE_CHECKING:
+    from mcp.types import Tool
+
+    from pytest_mcp_contract._settings import Settings
+    from pytest_mcp_contract._sync import McpContract
+
+SUITE: Final = "mcp-contract"
+MARKER: Final = "mcp_contract"
+CLIENT_FIXTURE: Final = "_mcp_contract_suite_client"
+"""The suite's own client fixture: always the configured server, whatever conftest overrides."""
+
+
+class ContractSuite(pytest.Collector):
+    """The parent node of the generated items (node id ``mcp-contract``)."""
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        return iter(())  # items are made by make_items(), which knows the tools
+
+
+class ContractItem(pytest.Function):
+    """A generated item: reported by its tool and snapshot file, failing with a plain message."""
+
+    tool_name: str
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.nodeid
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
+        if isinstance(excinfo.value, SnapshotProblem | ContractViolationError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class SnapshotProblem(AssertionError):
+    """A tool's snapshot is missing, unreadable, or differs from what the server publishes."""
+
+
+SnapshotProblem.__module__ = "pytest_mcp_contract"
+
+
+def covers_project(config: pytest.Config) -> bool:
+    """Whether this run collects the whole project, so the generated suite belongs in it."""
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        return True
+    project = (config.inipath.parent if config.inipath else config.rootpath).resolve()
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_dir() and project.is_relative_to(path):
+            return True
+    return False
+
+
+def make_items(session: pytest.Session, settings: Settings, tools: dict[str, Tool]) -> list[pytest.Item]:
+    """Two items per tool, in tool-name order, under one ``mcp-contract`` node."""
+    from pytest_mcp_contract._snapshots import file_stem
+
+    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
+    items: list[pytest.Item] = []
+    stems: dict[str, str] = {}
+    for name in sorted(tools):
+        stem = file_stem(name)
+        clash = stems.get(stem.lower())
+        stems[stem.lower()] = name
+        for kind, body in (("schema", _schema_body), ("checks", _checks_body)):
+            item = ContractItem.from_parent(
+                suite, name=f"{kind}[{name}]", callobj=_test_function(kind, body, name, settings, clash)
+            )
+            # syrupy finds the snapshot file from the item's path (also on the xdist controller).
+            item.path = settings.snapshot_dir / f"{stem}.json"
+            item.tool_name = name
+            item.add_marker(MARKER)
+            items.append(item)
+    return items
+
+
+def failing_item(session: pytest.Session, settings: Settings, message: str) -> pytest.Item:
+    """One item that reports why the suite could not be built (say, ``tools/list`` fails)."""
+
+    def listing(**_fixtures: Any) -> None:
+        __tracebackhide__ = True
+        raise SnapshotProblem(message)
+
+    listing.__module__ = __name__
+    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
+    item = ContractItem.from_parent(suite, name="listing", callobj=listing)
+    item.tool_name = ""
+    item.add_marker(MARKER)
+    return item
+
+
+def _test_function(
+    kind: str,
+    body: Callable[[pytest.FixtureRequest, Any, str, Settings], None],
+    tool_name: str,
+    settings: Settings,
+    clash: str | None,
+) -> Callable[..., None]:
+    """A test function whose signature asks pytest for the fixtures the body needs."""
+    function: Callable[..., None]
+    if kind == "schema":
+
+        def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_client: Any) -> None:
+            __tracebackhide__ = True
+            if clash is not None:
+                raise SnapshotProblem(
+                    f"tools {clash!r} and {tool_name!r} would share one snapshot file on a file system "
+                    "that ignores case; rename one of them"
+                )
+            body(request, snapshot, tool_name, settings)
+
+        function = schema
+    else:
+
+        def checks(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+            __tracebackhide__ = True
+            body(request, None, tool_name, settings)
+
+        function = checks
+    function.__module__ = __name__  # what syrupy reads as the test's module
+    return function
+
+
+def _client(request: pytest.FixtureRequest) -> McpContract:
+    client: McpContract = request.getfixturevalue(CLIENT_FIXTURE)
+    return client
+
+
+def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
+    __tracebackhide__ = True
+    tool = _client(request).tools.get(tool_name)
+    if tool is None:
+        raise SnapshotProblem(f"tool {tool_name!r} was listed when the suite was collected, but not any more")
+    return tool
+
+
+def _checks_body(request: pytest.FixtureRequest, _snapshot: Any, tool_name: str, settings: Settings) -> None:
+    __tracebackhide__ = True
+    from pytest_mcp_contract._checks import check_tool
+
+    violations = check_tool(_listed(request, tool_name), server=settings.server)
+    record(request.node, "checks", tool=tool_name, violations=[v.check for v in violations])
+    if violations:
+        raise ContractViolationError(violations, tool=tool_name, called=False)
+
+
+def _schema_body(request: pytest.FixtureRequest, snapshot: Any, tool_name: str, settings: Settings) -> None:
+    __tracebackhide__ = True
+    from pytest_mcp_contract._snapshots import ToolSnapshotExtension, document, serialize
+
+    tool = _listed(request, tool_name)
+    data = document(tool, settings.snapshot_fields)
+    path: Path = request.node.path
+    before = path.read_text(encoding="utf-8") if path.is_file() else None
+    with warnings.catch_warnings():
+        # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
+        warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
+        matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
+    updating = bool(request.config.option.update_snapshots)
+    changes, old = _changes(before, data)
+    state = "matched" if matched and before == serialize(data) else "missing" if before is None else "changed"
+    if updating and not matched:
+        state = "not updated"
+    elif updating and state != "matched":
+        state = "created" if before is None else "updated"
+    record(
+        request.node,
+        "schema",
+        tool=tool_name,
+        state=state,
+        file=_shown(path, request.config),
+        changes=[_change_record(change) for change in changes],
+        diff=_diff(before, data, path) if state in ("changed", "updated") else "",
+    )
+    if matched or updating:
+        return
+    shown = _shown(path, request.config)
+    if before is None:
+        raise SnapshotProblem(
+            f"tool {tool_name!r} has no schema snapshot yet ({shown}).\n"
+            f"Record it with: pytest --snapshot-update -k {_keyword(tool_name)}"
+        )
+    if old is _UNREADABLE:
+        raise SnapshotProblem(
+            f"the snapshot file {shown} of tool {tool_name!r} is not valid JSON ({_json_error(before)}).\n"
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
+            f"pytest --snapshot-update -k {_keyword(tool_name)}"
+        )
+    raise SnapshotProblem(_changed_message(tool_name, changes, _diff(before, data, path), shown))
+
+
+_UNREADABLE: Final = object()
+
+
+def _changes(before: str | None, data: dict[str, Any]) -> tuple[list[Change], Any]:
+    """What changed between the snapshot file's text and the tool as the server lists it now."""
+    if before is None:
+        return [], None
+    try:
+        old = json.loads(before)
+    except ValueError:
+        return [], _UNREADABLE
+    if not isinstance(old, dict):
+        return [Change("snapshot", "", "the file does not hold an object of fields", "both")], old
+    changes: list[Change] = []
+    for name in data.keys() | old.keys():
+        was, now = old.get(name), data.get(name)
+        if name == "output_schema":
+            changes += diff_schema(was, now, field="output") if was and now else _presence(name, was, now, "output")
+        elif name == "input_schema":
+            changes += diff_schema(was, now, field="input") if was and now else _presence(name, was, now, "input")
+        else:
+            changes += diff_value(was, now, field=name)
+    return changes, old
+
+
+def _presence(name: str, was: Any, now: Any, field: str) -> list[Change]:
+    if was == now:
+        return []
+    if now is None:
+        return [Change(field, "", f"{name} removed: the tool no longer publishes one", "widen")]
+    if was is None:
+        return [Change(field, "", f"{name} added: the tool now publishes one", "narrow")]
+    return [Change(field, "", f"{name} changed", "both")]
+
+
+def _changed_message(tool_name: str, changes: list[Change], diff: str, shown: str) -> str:
+    if changes:
+        counts = {kind: sum(1 for change in changes if change.kind == kind) for kind in KINDS}
+        summary = ", ".join(f"{count} {kind}" for kind, count in counts.items() if count)
+        lines = [f"the schema of tool {tool_name!r} changed ({summary}):"]
+        lines += [f"  {change.line(tool_name)}" for change in changes]
+    else:
+        lines = [f"the snapshot of tool {tool_name!r} differs only in layout (key order, indentation)."]
+    lines += ["", f"Diff of {shown} (- snapshot, + server):", diff.rstrip("\n"), ""]
+    lines.append(
+        "If the change is intended, accept it with: pytest --snapshot-update -k "
+        f"{_keyword(tool_name)} (then commit the file); otherwise restore the tool's return type."
+    )
+    return "\n".join(lines)
+
+
+def _diff(before: str | None, data: dict[str, Any], path: Path) -> str:
+    from pytest_mcp_contract._snapshots import serialize
+
+    return "".join(
+        difflib.unified_diff(
+            (before or "").splitlines(keepends=True),
+            serialize(data).splitlines(keepends=True),
+            fromfile=f"snapshot/{path.name}",
+            tofile=f"server/{path.name}",
+        )
+    )
+
+
+def _change_record(change: Change) -> dict[str, str]:
+    return {"kind": change.kind, "field": change.field, "path": change.path, "what": change.what}
+
+
+def _keyword(tool_name: str) -> str:
+    # -k matches item names; quoting keeps shells and pytest's expression parser happy.
+    return f"'schema and {tool_name}'" if tool_name.isidentifier() else "schema"
+
+
+def _shown(path: Path, config: pytest.Config) -> str:
+    try:
+        return str(path.relative_to(config.rootpath))
+    except ValueError:
+        return str(path)
+
+
+def _json_error(text: str) -> str:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return f"line {error.lineno}, column {error.colno}: {error.msg}"
+    return "unreadable"
