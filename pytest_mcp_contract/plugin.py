@@ -14,7 +14,7 @@ import pytest
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
 from pytest_mcp_contract._settings import DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
-from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, covers_project
+from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, SUITE, covers_project
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
@@ -132,9 +132,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         with McpContract(settings.server, timeout=settings.timeout) as listing:
             tools = listing.tools
     except (SessionError, TimeoutError) as error:
-        items.append(failing_item(session, settings, str(error)))
-        return
-    items.extend(make_items(session, settings, tools))
+        suite = [failing_item(session, settings, str(error))]
+    else:
+        suite = make_items(session, settings, tools)
+    items.extend(suite)
+    # Report them as collected, so "collected N items" counts them like any other test.
+    report = pytest.CollectReport(SUITE, "passed", None, list(suite))
+    session.ihook.pytest_collectreport(report=report)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -1,0 +1,295 @@
+"""Schema snapshots through syrupy: created on request, compared, changes classified, unused ones reported."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import Project
+
+V1 = """
+from pydantic import BaseModel, Field
+from mcp.server import MCPServer
+
+mcp = MCPServer("weather")
+
+class Weather(BaseModel):
+    city: str
+    temperature: float
+    humidity: int = Field(description="Relative humidity, %")
+
+@mcp.tool()
+def get_weather(city: str) -> Weather:
+    return Weather(city=city, temperature=11.5, humidity=80)
+
+@mcp.tool()
+def ping() -> str:
+    return "pong"
+"""
+
+# humidity removed, temperature widened, an optional field added
+V2 = V1.replace(
+    """    temperature: float
+    humidity: int = Field(description="Relative humidity, %")""",
+    """    temperature: float | str
+    wind: float | None = Field(default=None, description="km/h")""",
+).replace("humidity=80", "wind=None")
+
+
+@pytest.fixture
+def weather(project: Project) -> Project:
+    project.pytester.makepyfile(weather=V1)
+    project.configure("weather.py:mcp", suite=True)
+    return project
+
+
+def _snapshots(project: Project) -> Path:
+    return project.pytester.path / "__snapshots__" / "mcp_contract"
+
+
+def test_a_missing_snapshot_says_how_to_create_it(weather: Project) -> None:
+    result = weather.run("-k", "schema")
+    result.assert_outcomes(failed=2, deselected=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ mcp-contract::schema[[]get_weather[]] _*",
+            "tool 'get_weather' has no schema snapshot yet (__snapshots__/mcp_contract/get_weather.json).",
+            "Record it with: pytest --snapshot-update -k 'schema and get_weather'",
+        ]
+    )
+    assert not _snapshots(weather).exists()  # nothing is written without --snapshot-update
+
+
+def test_update_writes_one_sorted_json_file_per_tool(weather: Project) -> None:
+    result = weather.run("--snapshot-update")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["2 snapshots generated."])
+    assert sorted(path.name for path in _snapshots(weather).iterdir()) == ["get_weather.json", "ping.json"]
+    text = (_snapshots(weather) / "ping.json").read_text(encoding="utf-8")
+    assert text == textwrap.dedent(
+        """\
+        {
+          "output_schema": {
+            "properties": {
+              "result": {
+                "title": "Result",
+                "type": "string"
+              }
+            },
+            "required": [
+              "result"
+            ],
+            "title": "pingOutput",
+            "type": "object"
+          }
+        }
+        """
+    )
+    weather.run().assert_outcomes(passed=4)
+
+
+def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    before = (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
+    weather.pytester.makepyfile(weather=V2)
+    result = weather.run()
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ mcp-contract::schema[[]get_weather[]] _*",
+            "the schema of tool 'get_weather' changed (2 breaking, 1 additive):",
+            "  get_weather output /properties/humidity: removed (was required) — BREAKING",
+            '  get_weather output /properties/temperature: widened from "number" to "number" | "string" — BREAKING',
+            "  get_weather output /properties/wind: added (optional) — additive",
+            "",
+            "Diff of __snapshots__/mcp_contract/get_weather.json (- snapshot, + server):",
+            "--- snapshot/get_weather.json",
+            "+++ server/get_weather.json",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            '-      "humidity": {',
+            "If the change is intended, accept it with: pytest --snapshot-update -k 'schema and get_weather' "
+            "(then commit the file); otherwise restore the tool's return type.",
+        ]
+    )
+    assert (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8") == before
+    result = weather.run("--snapshot-update")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["1 snapshot passed. 1 snapshot updated."])
+    assert '"wind"' in (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
+    weather.run().assert_outcomes(passed=4)
+
+
+def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    result = weather.run("--snapshot-details")
+    result.assert_outcomes(passed=2)
+    assert result.ret == 1  # syrupy fails a run that leaves snapshots unused
+    result.stdout.fnmatch_lines(
+        [
+            "1 snapshot passed. 1 snapshot unused.",
+            "Unused ping (__snapshots__/mcp_contract/ping.json)",
+            "Re-run pytest with --snapshot-update to delete unused snapshots.",
+        ]
+    )
+    assert (_snapshots(weather) / "ping.json").exists()
+    result = weather.run("--snapshot-update")
+    result.stdout.fnmatch_lines(["1 snapshot passed. 1 unused snapshot deleted.", "", "Deleted ping (*ping.json)"])
+    assert not (_snapshots(weather) / "ping.json").exists()
+    weather.run().assert_outcomes(passed=2)
+
+
+def test_deselecting_the_suite_keeps_its_snapshots(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.tests("def test_plain(snapshot):\n    assert snapshot == 1\n", name="test_plain")
+    result = weather.run("--snapshot-update", "-m", "not mcp_contract")
+    result.assert_outcomes(passed=1, deselected=4)
+    assert sorted(path.name for path in _snapshots(weather).iterdir()) == ["get_weather.json", "ping.json"]
+
+
+def test_a_broken_snapshot_file_is_named_and_never_overwritten(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    target = _snapshots(weather) / "ping.json"
+    target.write_text('{"output_schema": {"type": "object",}}\n', encoding="utf-8")
+    result = weather.run("-k", "schema and ping")
+    result.assert_outcomes(failed=1, deselected=3)
+    result.stdout.fnmatch_lines(
+        [
+            "the snapshot file __snapshots__/mcp_contract/ping.json of tool 'ping' is not valid JSON (line 1, "
+            "column 37: Expecting property name enclosed in double quotes).",
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
+            "pytest --snapshot-update -k 'schema and ping'",
+        ]
+    )
+    assert target.read_text(encoding="utf-8") == '{"output_schema": {"type": "object",}}\n'
+    weather.run("--snapshot-update", "-k", "schema and ping").assert_outcomes(passed=1, deselected=3)
+    assert json.loads(target.read_text(encoding="utf-8"))["output_schema"]["title"] == "pingOutput"
+
+
+def test_a_hand_reformatted_snapshot_is_a_layout_only_difference(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    target = _snapshots(weather) / "ping.json"
+    target.write_text(json.dumps(json.loads(target.read_text(encoding="utf-8"))) + "\n", encoding="utf-8")
+    result = weather.run("-k", "schema and ping")
+    result.stdout.fnmatch_lines(
+        ["the snapshot of tool 'ping' differs only in layout (key order, indentation).", "", "Diff of *"]
+    )
+
+
+def test_extra_fields_and_another_folder(weather: Project) -> None:
+    weather.configure(
+        "weather.py:mcp",
+        suite=True,
+        mcp_contract_snapshot_dir="contract/schemas",
+        mcp_contract_snapshot_fields="input_schema description",
+    )
+    weather.run("--snapshot-update", "-k", "schema and ping").assert_outcomes(passed=1, deselected=3)
+    saved = json.loads((weather.pytester.path / "contract" / "schemas" / "ping.json").read_text(encoding="utf-8"))
+    assert sorted(saved) == ["description", "input_schema", "output_schema"]
+    assert saved["input_schema"] == {"properties": {}, "title": "pingArguments", "type": "object"}
+    assert saved["description"] == ""
+
+
+def test_unknown_snapshot_field_is_a_usage_error(weather: Project) -> None:
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_fields="input_schema outputs")
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_snapshot_fields names 'outputs', which a tool does not have; choose from "
+            "input_schema, title, description, annotations, meta (output_schema is always snapshotted)."
+        ]
+    )
+
+
+def test_a_tool_without_schema_is_recorded_as_such(project: Project) -> None:
+    project.pytester.makepyfile(
+        text_only="""
+from mcp.server import MCPServer
+mcp = MCPServer("text")
+
+@mcp.tool(structured_output=False)
+def say(text: str) -> str:
+    return text
+"""
+    )
+    project.configure("text_only.py:mcp", suite=True)
+    project.run("--snapshot-update").assert_outcomes(passed=2)
+    saved = project.pytester.path / "__snapshots__" / "mcp_contract" / "say.json"
+    assert saved.read_text(encoding="utf-8") == '{\n  "output_schema": null\n}\n'
+
+
+AWKWARD = """
+from mcp import types
+from mcp.server import Server
+
+NAMES = ["weather/today", "Wetter: heute", ".hidden", "con", "a" * 150 + "ü" * 40, "näme"]
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=[types.Tool(name=name, input_schema={"type": "object"}) for name in NAMES])
+
+async def call_tool(ctx, params):
+    return types.CallToolResult(content=[])
+
+server = Server("awkward", on_list_tools=list_tools, on_call_tool=call_tool)
+"""
+
+
+def test_awkward_tool_names_get_distinct_safe_file_names(project: Project) -> None:
+    project.pytester.makepyfile(awkward=AWKWARD)
+    project.configure("awkward.py:server", suite=True)
+    project.run("--snapshot-update").assert_outcomes(passed=12)
+    names = sorted(path.name for path in (project.pytester.path / "__snapshots__" / "mcp_contract").iterdir())
+    assert len(names) == 6
+    assert "weather%2Ftoday.json" in names
+    assert "Wetter%3A%20heute.json" in names
+    assert "%2Ehidden.json" in names
+    assert "con%.json" in names
+    assert "n%C3%A4me.json" in names
+    assert all(len(name) <= 205 for name in names)
+    project.run().assert_outcomes(passed=12)
+
+
+def test_two_servers_in_one_repository_keep_separate_folders(pytester: pytest.Pytester) -> None:
+    for name in ("alpha", "beta"):
+        folder = pytester.mkdir(name)
+        (folder / "pytest.ini").write_text(
+            f"[pytest]\nmcp_contract_server = server.py:{name}\naddopts = -p no:cacheprovider\n"
+        )
+        (folder / "server.py").write_text(
+            f"from mcp.server import MCPServer\n{name} = MCPServer({name!r})\n"
+            f"@{name}.tool()\ndef {name}_tool() -> int:\n    return 1\n"
+        )
+        (folder / "test_it.py").write_text("def test_it():\n    pass\n")
+    for name in ("alpha", "beta"):
+        result = pytester.runpytest(
+            str(pytester.path / name), "--snapshot-update", "--rootdir", str(pytester.path / name)
+        )
+        result.assert_outcomes(passed=3)
+    for name in ("alpha", "beta"):
+        result = pytester.runpytest(str(pytester.path / name), "--rootdir", str(pytester.path / name))
+        result.assert_outcomes(passed=3)
+        assert result.ret == 0  # no folder sees the other server's snapshots as unused
+        assert [path.name for path in (pytester.path / name / "__snapshots__" / "mcp_contract").iterdir()] == [
+            f"{name}_tool.json"
+        ]
+
+
+def test_key_order_does_not_depend_on_the_protocol_version() -> None:
+    import anyio
+    from contract_servers.sdk_kinds import mcp
+    from mcp import Client
+
+    from pytest_mcp_contract._snapshots import document, serialize
+
+    async def listed(mode: str) -> dict[str, str]:
+        async with Client(mcp, mode=mode) as client:
+            tools = (await client.list_tools()).tools
+        return {tool.name: serialize(document(tool, ("input_schema",))) for tool in tools}
+
+    assert anyio.run(listed, "auto") == anyio.run(listed, "legacy")

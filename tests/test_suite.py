@@ -1,0 +1,158 @@
+"""The generated contract suite: which items appear, their ids and marker, and when they are left out."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Project, target
+from contract_servers.wire import CASES as WIRE_TOOLS
+
+SERVER = """
+import datetime
+from pydantic import BaseModel
+from mcp.server import MCPServer
+
+mcp = MCPServer("weather")
+
+class Weather(BaseModel):
+    city: str
+    temperature: float
+
+@mcp.tool()
+def get_weather(city: str) -> Weather:
+    return Weather(city=city, temperature=11.5)
+
+@mcp.tool()
+def last_sync() -> datetime.datetime:
+    return datetime.datetime(2024, 1, 1)
+"""
+
+
+@pytest.fixture
+def weather(project: Project) -> Project:
+    project.pytester.makepyfile(weather=SERVER)
+    project.configure("weather.py:mcp", suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    return project
+
+
+def test_two_items_per_tool_with_readable_ids(weather: Project) -> None:
+    result = weather.run("--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        [
+            "test_contract.py::test_plain",
+            "mcp-contract::schema[get_weather]",
+            "mcp-contract::checks[get_weather]",
+            "mcp-contract::schema[last_sync]",
+            "mcp-contract::checks[last_sync]",
+            "5 tests collected*",
+        ]
+    )
+
+
+def test_checks_items_report_tool_level_violations(weather: Project) -> None:
+    result = weather.run("-k", "checks")
+    result.assert_outcomes(passed=1, failed=1, deselected=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ mcp-contract::checks[[]last_sync[]] _*",
+            "tool 'last_sync' breaks its contract as listed (1 violation):",
+            "[silent-opt-out]",
+            "  the function is annotated -> datetime, yet the tool publishes no output_schema: *",
+            "Next step:",
+            "- silent-opt-out: *",
+        ]
+    )
+
+
+def test_the_marker_selects_and_deselects_the_suite(weather: Project) -> None:
+    weather.run("-m", "not mcp_contract").assert_outcomes(passed=1, deselected=4)
+    result = weather.run("-m", "mcp_contract", "-k", "checks and get_weather")
+    result.assert_outcomes(passed=1, deselected=4)
+
+
+def test_marker_is_registered(weather: Project) -> None:
+    result = weather.run("--markers")
+    result.stdout.fnmatch_lines(
+        ["@pytest.mark.mcp_contract: an item of the generated MCP contract suite (deselect with -m 'not mcp_contract')"]
+    )
+    weather.run("--strict-markers", "-m", "mcp_contract", "--collect-only").assert_outcomes()
+
+
+def test_ini_switches_the_suite_off(weather: Project) -> None:
+    weather.configure("weather.py:mcp", suite=False)
+    weather.run().assert_outcomes(passed=1)
+
+
+def test_running_one_test_file_leaves_the_suite_out(weather: Project) -> None:
+    weather.run("test_contract.py").assert_outcomes(passed=1)
+    result = weather.run(str(weather.pytester.path), "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*5 tests collected*"])
+
+
+def test_no_suite_without_a_configured_target(project: Project) -> None:
+    project.configure(None, suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    project.run().assert_outcomes(passed=1)
+
+
+def test_a_listing_failure_is_one_clear_failing_item(project: Project) -> None:
+    project.configure(None, suite=True)
+    project.pytester.makepyfile(
+        broken_listing="""
+from contract_servers.wire import build
+server = build([], list_error=RuntimeError("registry offline"))
+"""
+    )
+    project.configure("broken_listing.py:server", suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ mcp-contract::listing _*",
+            "tools/list failed on Server 'wire': JSON-RPC error -32603: registry offline (cause: RuntimeError: "
+            "registry offline (raised at *wire.py:* in list_tools)). Fix the server's tool listing; no tool can be "
+            "checked without it.",
+        ]
+    )
+
+
+def test_syrupy_switched_off_is_a_usage_error(weather: Project) -> None:
+    result = weather.run("-p", "no:syrupy")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: pytest-mcp-contract snapshots tool schemas with syrupy, which is switched off (-p no:syrupy). "
+            "Drop -p no:syrupy, or switch the generated suite off with: -o mcp_contract_suite=false"
+        ]
+    )
+    weather.run("-p", "no:syrupy", "-o", "mcp_contract_suite=false").assert_outcomes(passed=1)
+
+
+def test_the_suite_uses_the_configured_server_whatever_conftest_overrides(weather: Project) -> None:
+    weather.pytester.makeconftest(
+        """
+        import pytest
+        from contract_servers.wire import build
+
+        @pytest.fixture
+        def mcp_contract_server():
+            return build([])
+        """
+    )
+    result = weather.run("-k", "checks and get_weather")
+    result.assert_outcomes(passed=1, deselected=4)
+
+
+def test_wire_server_items(project: Project) -> None:
+    project.configure(target("wire"), suite=True)
+    result = project.run("-k", "checks", "-q")
+    result.stdout.fnmatch_lines_random(
+        [
+            "FAILED mcp-contract::checks[[]schema_bad_type[]] - *",
+            "FAILED mcp-contract::checks[[]schema_dangling_ref[]] - *",
+            "FAILED mcp-contract::checks[[]schema_not_object[]] - *",
+            "FAILED mcp-contract::checks[[]schema_remote_ref[]] - *",
+        ]
+    )
+    result.assert_outcomes(passed=len(WIRE_TOOLS) - 4, failed=4, deselected=len(WIRE_TOOLS))
