@@ -131,30 +131,23 @@ class ContractReport:
         changes = schema.get("changes", [])
         if not changes and not tool.checks and not tool.call_violations and schema.get("state") != "missing":
             return []
-        out = ["", f"## `{tool.name}`", ""]
+        blocks = [f"## `{tool.name}`"]  # paragraphs, joined by blank lines below
         if schema:
-            out.append(f"Schema snapshot `{schema['file']}`: {schema['state']}.")
+            blocks.append(f"Schema snapshot `{schema['file']}`: {schema['state']}.")
         for kind in KINDS:
             listed = [change for change in changes if change["kind"] == kind]
             if listed:
-                out += ["", f"**{kind.capitalize()}**", ""]
-                out += [f"- `{change['field']} {change['path'] or '/'}`: {change['what']}" for change in listed]
+                blocks.append(f"**{kind.capitalize()}**")
+                blocks.append("\n".join(f"- `{c['field']} {c['path'] or '/'}`: {c['what']}" for c in listed))
         if schema.get("diff"):
-            out += [
-                "",
-                "<details><summary>Snapshot diff</summary>",
-                "",
-                "```diff",
-                schema["diff"].rstrip("\n"),
-                "```",
-                "",
-                "</details>",
-            ]
+            blocks.append("<details><summary>Snapshot diff</summary>")
+            blocks.append("```diff\n" + schema["diff"].rstrip("\n") + "\n```")
+            blocks.append("</details>")
         if tool.checks:
-            out += ["", "Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + "."]
+            blocks.append("Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + ".")
         if tool.call_violations:
-            out += ["", f"Violations in calls: {self._violations_cell(tool.call_violations)}."]
-        return out
+            blocks.append(f"Violations in calls: {self._violations_cell(tool.call_violations)}.")
+        return ["", "\n\n".join(blocks)]
 
 
 def _plural(count: int, noun: str) -> str:

@@ -106,7 +106,7 @@ class _Differ:
     def __init__(self, old_root: Any, new_root: Any, field: Direction) -> None:
         self._roots = (old_root, new_root)
         self._field = field
-        self._seen: set[tuple[str, str]] = set()
+        self._seen: set[tuple[str, str]] = {("#", "#")}  # the roots are being compared already
         self.changes: list[Change] = []
 
     def _add(self, path: Path, what: str, effect: Effect) -> None:

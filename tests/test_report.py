@@ -1,0 +1,116 @@
+"""The contract summary and the Markdown report, with and without pytest-xdist."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Project
+from test_snapshots import V1, V2
+
+TESTS = """
+def test_weather(mcp_contract):
+    mcp_contract.call_tool("get_weather", {"city": "Oslo"})
+
+def test_ping(mcp_contract):
+    assert mcp_contract.call_tool("ping").structured_content == {"result": "pong"}
+
+def test_ping_twice(mcp_contract):
+    mcp_contract.call_tool("ping")
+"""
+
+
+@pytest.fixture
+def changed(project: Project) -> Project:
+    """A project whose get_weather schema changed since its snapshot was taken."""
+    project.pytester.makepyfile(weather=V1)
+    project.configure("weather.py:mcp", suite=True)
+    project.tests(TESTS)
+    project.run("--snapshot-update").assert_outcomes(passed=7)
+    project.pytester.makepyfile(weather=V2)
+    return project
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
+def test_summary_and_report_tell_the_story(changed: Project, workers: list[str]) -> None:
+    report = changed.pytester.path / "contract-report.md"
+    result = changed.run(*workers, "--mcp-contract-report", str(report))
+    result.assert_outcomes(passed=6, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*- mcp contract -*",
+            "schema snapshots: 1 changed, 1 matched (2 breaking changes)",
+            "tool checks: 2 passed, 0 failed",
+            "tool calls checked: 3, violations: 0",
+            f"report written to {report}",
+        ]
+    )
+    text = report.read_text(encoding="utf-8")
+    assert text.startswith(
+        "# MCP contract report\n\n"
+        "Server `weather.py:mcp`, 2 tools.\n\n"
+        "- Schema snapshots: 1 changed, 1 matched (2 breaking changes)\n"
+        "- Tool checks: 2 passed, 0 failed\n"
+        "- Tool calls checked: 3, violations: 0\n\n"
+        "| tool | schema snapshot | tool checks | calls | violations in calls |\n"
+        "|---|---|---|---|---|\n"
+        "| `get_weather` | **BREAKING** changed (2 breaking, 1 additive) | passed | 1 | — |\n"
+        "| `ping` | matched | passed | 2 | — |\n"
+    )
+    assert (
+        "## `get_weather`\n\n"
+        "Schema snapshot `__snapshots__/mcp_contract/get_weather.json`: changed.\n\n"
+        "**Breaking**\n\n"
+        "- `output /properties/humidity`: removed (was required)\n"
+        '- `output /properties/temperature`: widened from "number" to "number" | "string"\n\n'
+        "**Additive**\n\n"
+        "- `output /properties/wind`: added (optional)\n\n"
+        "<details><summary>Snapshot diff</summary>\n\n"
+        "```diff\n"
+        "--- snapshot/get_weather.json\n"
+        "+++ server/get_weather.json\n"
+    ) in text
+    assert "## `ping`" not in text  # nothing to say about it beyond its table row
+
+
+def test_accepting_the_change_is_reported_as_updated(changed: Project) -> None:
+    report = changed.pytester.path / "report.md"
+    result = changed.run("--snapshot-update", "--mcp-contract-report", str(report))
+    result.assert_outcomes(passed=7)
+    result.stdout.fnmatch_lines(["schema snapshots: 1 matched, 1 updated (2 breaking changes)"])
+    assert "| `get_weather` | **BREAKING** updated (2 breaking, 1 additive) | passed | 1 | — |" in report.read_text()
+
+
+def test_violations_in_calls_are_counted_per_check(project: Project) -> None:
+    from conftest import target
+
+    project.configure(target("wire"))
+    project.tests(
+        """
+        import pytest
+
+        @pytest.mark.parametrize("tool", ["good", "mismatch", "mismatch", "bad_type"])
+        def test_calls(mcp_contract, tool):
+            mcp_contract.call_tool(tool)
+        """
+    )
+    report = project.pytester.path / "report.md"
+    result = project.run("--mcp-contract-report", str(report))
+    result.assert_outcomes(passed=1, failed=3)
+    result.stdout.fnmatch_lines(["tool calls checked: 4, violations: 3"])
+    text = report.read_text()
+    assert "| `mismatch` | — | — | 2 | `content-mismatch` x2 |" in text
+    assert "## `bad_type`\n\nViolations in calls: `structured-invalid` x1." in text
+
+
+def test_junit_xml_carries_the_records(changed: Project) -> None:
+    xml = changed.pytester.path / "junit.xml"
+    changed.run("--junitxml", str(xml))
+    text = xml.read_text()
+    assert '<property name="mcp_contract" value="{&quot;kind&quot;: &quot;call&quot;' in text
+    assert "&quot;kind&quot;: &quot;schema&quot;" in text
+
+
+def test_no_summary_without_contract_activity(project: Project) -> None:
+    project.configure(None)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run()
+    result.stdout.no_fnmatch_line("*mcp contract*")

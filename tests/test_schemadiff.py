@@ -1,0 +1,251 @@
+"""The semantic schema diff: each kind of change, where it is, and who it breaks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contract._schemadiff import diff_schema, diff_value
+
+
+def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties, **extra}
+    if required is not None:
+        schema["required"] = required
+    return schema
+
+
+N = {"type": "number"}
+I = {"type": "integer"}  # noqa: E741
+S = {"type": "string"}
+
+# (name, old, new, [(path, what, kind for an output schema)])
+OUTPUT_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
+    ("unchanged", obj({"a": N}, ["a"]), obj({"a": N}, ["a"]), []),
+    (
+        "required property removed",
+        obj({"a": N, "b": S}, ["a", "b"]),
+        obj({"a": N}, ["a"]),
+        [("/properties/b", "removed (was required)", "breaking")],
+    ),
+    (
+        "optional property removed",
+        obj({"a": N, "b": S}, ["a"]),
+        obj({"a": N}, ["a"]),
+        [("/properties/b", "removed (was optional)", "breaking")],
+    ),
+    (
+        "required to optional",
+        obj({"a": N}, ["a"]),
+        obj({"a": N}, []),
+        [("/properties/a", "now optional (was required)", "breaking")],
+    ),
+    (
+        "optional to required",
+        obj({"a": N}, []),
+        obj({"a": N}, ["a"]),
+        [("/properties/a", "now required (was optional)", "additive")],
+    ),
+    (
+        "optional property added",
+        obj({"a": N}),
+        obj({"a": N, "b": S}),
+        [("/properties/b", "added (optional)", "additive")],
+    ),
+    (
+        "required property added",
+        obj({"a": N}),
+        obj({"a": N, "b": S}, ["b"]),
+        [("/properties/b", "added (required)", "additive")],
+    ),
+    (
+        "type widened",
+        obj({"a": N}),
+        obj({"a": {"type": ["number", "string"]}}),
+        [("/properties/a/type", 'widened from "number" to ["number", "string"]', "breaking")],
+    ),
+    (
+        "integer to number is a widening",
+        obj({"a": I}),
+        obj({"a": N}),
+        [("/properties/a/type", 'widened from "integer" to "number"', "breaking")],
+    ),
+    (
+        "type narrowed",
+        obj({"a": N}),
+        obj({"a": I}),
+        [("/properties/a/type", 'narrowed from "number" to "integer"', "additive")],
+    ),
+    (
+        "type changed",
+        obj({"a": N}),
+        obj({"a": S}),
+        [("/properties/a/type", 'changed from "number" to "string"', "breaking")],
+    ),
+    (
+        "made nullable (Optional)",
+        obj({"a": {"title": "A", "type": "integer"}}),
+        obj({"a": {"title": "A", "anyOf": [I, {"type": "null"}]}}),
+        [("/properties/a", 'widened from "integer" to "integer" | "null"', "breaking")],
+    ),
+    (
+        "enum value added",
+        obj({"a": {"enum": ["x", "y"]}}),
+        obj({"a": {"enum": ["x", "y", "z"]}}),
+        [("/properties/a/enum", 'value "z" added', "breaking")],
+    ),
+    (
+        "enum value removed",
+        obj({"a": {"enum": ["x", "y"]}}),
+        obj({"a": {"enum": ["x"]}}),
+        [("/properties/a/enum", 'value "y" removed', "additive")],
+    ),
+    (
+        "enum reordered",
+        obj({"a": {"enum": ["x", "y"]}}),
+        obj({"a": {"enum": ["y", "x"]}}),
+        [("/properties/a/enum", "values reordered", "cosmetic")],
+    ),
+    (
+        "additionalProperties opened",
+        obj({"a": N}, additionalProperties=False),
+        obj({"a": N}),
+        [("/additionalProperties", "opened (was false)", "breaking")],
+    ),
+    (
+        "additionalProperties closed",
+        obj({"a": N}),
+        obj({"a": N}, additionalProperties=False),
+        [("/additionalProperties", "closed: now false", "additive")],
+    ),
+    (
+        "maximum loosened",
+        obj({"a": {"type": "integer", "maximum": 10}}),
+        obj({"a": {"type": "integer", "maximum": 20}}),
+        [("/properties/a/maximum", "loosened from 10 to 20", "breaking")],
+    ),
+    (
+        "minimum tightened",
+        obj({"a": {"type": "integer", "minimum": 0}}),
+        obj({"a": {"type": "integer", "minimum": 5}}),
+        [("/properties/a/minimum", "tightened from 0 to 5", "additive")],
+    ),
+    (
+        "constraint removed",
+        obj({"a": {"type": "string", "maxLength": 3}}),
+        obj({"a": S}),
+        [("/properties/a/maxLength", "removed (was 3)", "breaking")],
+    ),
+    (
+        "pattern changed",
+        obj({"a": {"type": "string", "pattern": "^a"}}),
+        obj({"a": {"type": "string", "pattern": "^b"}}),
+        [("/properties/a/pattern", 'changed from "^a" to "^b"', "breaking")],
+    ),
+    (
+        "description and title are cosmetic",
+        obj({"a": {"type": "number", "description": "old"}}, title="T"),
+        obj({"a": {"type": "number", "description": "new"}}, title="T2"),
+        [
+            ("/title", 'changed from "T" to "T2"', "cosmetic"),
+            ("/properties/a/description", 'changed from "old" to "new"', "cosmetic"),
+        ],
+    ),
+    (
+        "required reordered",
+        obj({"a": N, "b": N}, ["a", "b"]),
+        obj({"a": N, "b": N}, ["b", "a"]),
+        [("/required", "reordered", "cosmetic")],
+    ),
+    (
+        "items element widened",
+        obj({"a": {"type": "array", "items": I}}),
+        obj({"a": {"type": "array", "items": N}}),
+        [("/properties/a/items/type", 'widened from "integer" to "number"', "breaking")],
+    ),
+    (
+        "tuple element added",
+        obj({"a": {"type": "array", "prefixItems": [I]}}),
+        obj({"a": {"type": "array", "prefixItems": [I, S]}}),
+        [("/properties/a/prefixItems/1", "added", "additive")],
+    ),
+    (
+        "anyOf alternative added",
+        obj({"a": {"anyOf": [I, S]}}),
+        obj({"a": {"anyOf": [I, S, {"type": "boolean"}]}}),
+        [("/properties/a/anyOf", 'alternative {"type": "boolean"} added', "breaking")],
+    ),
+    (
+        "allOf part added",
+        obj({"a": {"allOf": [I]}}),
+        obj({"a": {"allOf": [I, {"minimum": 0}]}}),
+        [("/properties/a/allOf", 'alternative {"minimum": 0} added', "additive")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new", "expected"), OUTPUT_CASES, ids=[case[0] for case in OUTPUT_CASES])
+def test_output_changes(name: str, old: Any, new: Any, expected: list[tuple[str, str, str]]) -> None:
+    changes = diff_schema(old, new, field="output")
+    assert [(change.path, change.what, change.kind) for change in changes] == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kind"),
+    [
+        (obj({"a": N}), obj({"a": N, "b": S}, ["b"]), "breaking"),  # a new required argument
+        (obj({"a": N}), obj({"a": N, "b": S}), "additive"),  # a new optional argument
+        (obj({"a": N}), obj({"a": I}), "breaking"),  # a narrowed argument type
+        (obj({"a": I}), obj({"a": N}), "additive"),  # a widened argument type
+        (obj({"a": N}, ["a"]), obj({"a": N}, []), "additive"),  # an argument made optional
+        (obj({"a": {"enum": [1, 2]}}), obj({"a": {"enum": [1]}}), "breaking"),  # a value no longer accepted
+    ],
+)
+def test_input_changes_are_the_mirror_image(old: Any, new: Any, kind: str) -> None:
+    [change] = diff_schema(old, new, field="input")
+    assert change.kind == kind
+
+
+def test_refs_are_followed_and_paths_read_through_them() -> None:
+    def station(id_type: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"result": {"type": "array", "items": {"$ref": "#/$defs/Station"}}},
+            "$defs": {"Station": obj({"id": {"type": id_type}}, ["id"])},
+        }
+
+    [change] = diff_schema(station("integer"), station("string"), field="output")
+    assert change.path == "/properties/result/items/properties/id/type"
+    assert change.what == 'changed from "integer" to "string"'
+
+
+def test_a_ref_cycle_ends() -> None:
+    def tree(extra: dict[str, Any]) -> dict[str, Any]:
+        node = obj({"name": S, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}, **extra}, ["name"])
+        return {"$ref": "#/$defs/Node", "$defs": {"Node": node}, "type": "object"}
+
+    changes = diff_schema(tree({}), tree({"size": I}), field="output")
+    assert [(change.path, change.what) for change in changes] == [("/properties/size", "added (optional)")]
+    assert diff_schema(tree({}), tree({}), field="output") == []
+
+
+def test_a_ref_to_the_root_cycle_ends() -> None:
+    old = obj({"child": {"$ref": "#"}, "n": I})
+    new = obj({"child": {"$ref": "#"}, "n": N})
+    changes = diff_schema(old, new, field="output")
+    assert [change.path for change in changes] == ["/properties/n/type"]
+
+
+def test_lines_name_tool_field_path_and_kind() -> None:
+    [change] = diff_schema(obj({"humidity": I}, ["humidity"]), obj({}), field="output")
+    assert change.line("get_weather") == "get_weather output /properties/humidity: removed (was required) — BREAKING"
+
+
+def test_other_fields_are_cosmetic() -> None:
+    [change] = diff_value("Get the weather", "Get today's weather", field="description")
+    assert (change.kind, change.line("w")) == (
+        "cosmetic",
+        'w description /: changed from "Get the weather" to "Get today\'s weather" — cosmetic',
+    )
+    assert diff_value({"readOnlyHint": True}, {"readOnlyHint": True}, field="annotations") == []
