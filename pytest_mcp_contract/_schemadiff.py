@@ -461,8 +461,9 @@ def _describe(schema: Any) -> str:
     """A schema in a few characters: its type, the name of what it references, or its text."""
     if isinstance(schema, dict):
         meaningful = set(schema) - _ANNOTATIONS
-        if meaningful == {"type"}:
-            return render(schema["type"])
+        if "type" in meaningful:
+            rest = sorted(meaningful - {"type"})
+            return render(schema["type"]) + (f" ({', '.join(rest)})" if rest else "")
         if meaningful == {"$ref"} and isinstance(schema["$ref"], str):
             return schema["$ref"].rsplit("/", 1)[-1]
     return render(schema, 40)

@@ -293,3 +293,24 @@ def test_key_order_does_not_depend_on_the_protocol_version() -> None:
         return {tool.name: serialize(document(tool, ("input_schema",))) for tool in tools}
 
     assert anyio.run(listed, "auto") == anyio.run(listed, "legacy")
+
+
+def test_the_whole_story_under_xdist(weather: Project) -> None:
+    """Create, change, accept, remove: the same outcomes and files with two workers."""
+    xdist = ("-n", "2")
+    result = weather.run(*xdist, "--snapshot-update")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["2 snapshots generated."])
+    weather.pytester.makepyfile(weather=V2)
+    result = weather.run(*xdist)
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["  get_weather output /properties/humidity: removed (was required) — BREAKING"])
+    weather.run(*xdist, "--snapshot-update").assert_outcomes(passed=4)
+    weather.run(*xdist).assert_outcomes(passed=4)
+    weather.pytester.makepyfile(weather=V2.replace("@mcp.tool()\ndef ping", "def ping"))
+    result = weather.run(*xdist)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["1 snapshot passed. 1 snapshot unused."])
+    result = weather.run(*xdist, "--snapshot-update")
+    result.stdout.fnmatch_lines(["1 snapshot passed. 1 unused snapshot deleted.", "", "Deleted ping (*ping.json)"])
+    assert [path.name for path in _snapshots(weather).iterdir()] == ["get_weather.json"]

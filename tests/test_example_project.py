@@ -1,0 +1,78 @@
+"""The example project, copied and changed the way a pull request would change it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).parents[1] / "example_project"
+
+
+@pytest.fixture
+def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    copy = pytester.path / "example_project"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    return copy
+
+
+def _run(pytester: pytest.Pytester, example: Path, *args: str) -> pytest.RunResult:
+    return pytester.runpytest(str(example), "-p", "no:cacheprovider", *args)
+
+
+def _counts(result: pytest.RunResult) -> dict[str, int]:
+    return {key: value for key, value in result.parseoutcomes().items() if key in ("passed", "failed", "error")}
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
+def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example: Path, workers: list[str]) -> None:
+    _run(pytester, example, *workers).assert_outcomes(passed=32)
+    server = example / "src" / "weather_service" / "server.py"
+    _edit(
+        server,
+        '    humidity: int = Field(ge=0, le=100, description="Relative humidity, percent")\n',
+        '    humidity: int | None = Field(default=None, ge=0, le=100, description="Relative humidity, percent")\n',
+    )
+    report = example / "contract-report.md"
+    result = _run(pytester, example, *workers, "-m", "mcp_contract", "--mcp-contract-report", str(report))
+    assert _counts(result) == {"passed": 13, "failed": 1}  # xdist does not count the deselected
+    result.stdout.fnmatch_lines(
+        [
+            "the schema of tool 'get_weather' changed (2 breaking, 1 cosmetic):",
+            '  get_weather output /properties/humidity: widened from "integer" (maximum, minimum) to "integer" '
+            '(maximum, minimum) | "null" — BREAKING',
+            "  get_weather output /properties/humidity: now optional (was required) — BREAKING",
+            "  get_weather output /properties/humidity/default: added: null — cosmetic",
+        ]
+    )
+    assert "| `get_weather` | **BREAKING** changed (2 breaking, 1 cosmetic) | passed | 0 | — |" in report.read_text()
+    snapshots = example / "__snapshots__" / "mcp_contract"
+    before = {path.name: path.read_text() for path in snapshots.iterdir()}
+    assert _counts(_run(pytester, example, *workers, "-m", "mcp_contract", "--snapshot-update")) == {"passed": 14}
+    after = {path.name: path.read_text() for path in snapshots.iterdir()}
+    assert [name for name in before if before[name] != after[name]] == ["get_weather.json"]  # a one-file diff
+
+
+def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: Path) -> None:
+    server = example / "src" / "weather_service" / "server.py"
+    _edit(server, "@mcp.tool()\ndef city_temperatures", "def city_temperatures")
+    _edit(example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
+    result = _run(pytester, example, "--snapshot-details")
+    result.assert_outcomes(passed=29)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "6 snapshots passed. 1 snapshot unused.",
+            "Unused city_temperatures (__snapshots__/mcp_contract/city_temperatures.json)",
+        ]
+    )
+    _run(pytester, example, "--snapshot-update").stdout.fnmatch_lines(["*1 unused snapshot deleted.*"])
+    assert not (example / "__snapshots__" / "mcp_contract" / "city_temperatures.json").exists()
