@@ -85,10 +85,11 @@ def make_items(session: pytest.Session, settings: Settings, tools: dict[str, Too
         stem = file_stem(name)
         clash = stems.get(stem.lower())
         stems[stem.lower()] = name
-        for kind, body in (("schema", _schema_body), ("checks", _checks_body)):
-            item = ContractItem.from_parent(
-                suite, name=f"{kind}[{name}]", callobj=_test_function(kind, body, name, settings, clash)
-            )
+        for kind, function in (
+            ("schema", _schema_test(name, settings, clash)),
+            ("checks", _checks_test(name, settings)),
+        ):
+            item = ContractItem.from_parent(suite, name=f"{kind}[{name}]", callobj=function)
             # syrupy finds the snapshot file from the item's path (also on the xdist controller).
             item.path = settings.snapshot_dir / f"{stem}.json"
             item.tool_name = name
@@ -112,36 +113,28 @@ def failing_item(session: pytest.Session, settings: Settings, message: str) -> p
     return item
 
 
-def _test_function(
-    kind: str,
-    body: Callable[[pytest.FixtureRequest, Any, str, Settings], None],
-    tool_name: str,
-    settings: Settings,
-    clash: str | None,
-) -> Callable[..., None]:
-    """A test function whose signature asks pytest for the fixtures the body needs."""
-    function: Callable[..., None]
-    if kind == "schema":
+def _schema_test(tool_name: str, settings: Settings, clash: str | None) -> Callable[..., None]:
+    # The parameters are what pytest reads to provide fixtures.
+    def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_client: Any) -> None:
+        __tracebackhide__ = True
+        if clash is not None:
+            raise SnapshotProblem(
+                f"tools {clash!r} and {tool_name!r} would share one snapshot file on a file system that "
+                "ignores case; rename one of them"
+            )
+        _compare_snapshot(request, snapshot, tool_name, settings)
 
-        def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_client: Any) -> None:
-            __tracebackhide__ = True
-            if clash is not None:
-                raise SnapshotProblem(
-                    f"tools {clash!r} and {tool_name!r} would share one snapshot file on a file system "
-                    "that ignores case; rename one of them"
-                )
-            body(request, snapshot, tool_name, settings)
+    schema.__module__ = __name__  # what syrupy reads as the test's module
+    return schema
 
-        function = schema
-    else:
 
-        def checks(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
-            __tracebackhide__ = True
-            body(request, None, tool_name, settings)
+def _checks_test(tool_name: str, settings: Settings) -> Callable[..., None]:
+    def checks(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+        __tracebackhide__ = True
+        _run_tool_checks(request, tool_name, settings)
 
-        function = checks
-    function.__module__ = __name__  # what syrupy reads as the test's module
-    return function
+    checks.__module__ = __name__
+    return checks
 
 
 def _client(request: pytest.FixtureRequest) -> McpContract:
@@ -157,7 +150,7 @@ def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
     return tool
 
 
-def _checks_body(request: pytest.FixtureRequest, _snapshot: Any, tool_name: str, settings: Settings) -> None:
+def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: Settings) -> None:
     __tracebackhide__ = True
     from pytest_mcp_contract._checks import check_tool
 
@@ -167,7 +160,7 @@ def _checks_body(request: pytest.FixtureRequest, _snapshot: Any, tool_name: str,
         raise ContractViolationError(violations, tool=tool_name, called=False)
 
 
-def _schema_body(request: pytest.FixtureRequest, snapshot: Any, tool_name: str, settings: Settings) -> None:
+def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: str, settings: Settings) -> None:
     __tracebackhide__ = True
     from pytest_mcp_contract._snapshots import ToolSnapshotExtension, document, serialize
 
@@ -180,12 +173,13 @@ def _schema_body(request: pytest.FixtureRequest, snapshot: Any, tool_name: str, 
         warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
         matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
     updating = bool(request.config.option.update_snapshots)
-    changes, old = _changes(before, data)
-    state = "matched" if matched and before == serialize(data) else "missing" if before is None else "changed"
-    if updating and not matched:
-        state = "not updated"
-    elif updating and state != "matched":
-        state = "created" if before is None else "updated"
+    if before is None:
+        state = "created" if updating else "missing"
+    elif before == serialize(data):
+        state = "matched"
+    else:
+        state = "updated" if updating else "changed"
+    changes, old = _changes(before, data) if state in ("changed", "updated") else ([], None)
     record(
         request.node,
         "schema",
@@ -226,7 +220,7 @@ def _changes(before: str | None, data: dict[str, Any]) -> tuple[list[Change], An
     if not isinstance(old, dict):
         return [Change("snapshot", "", "the file does not hold an object of fields", "both")], old
     changes: list[Change] = []
-    for name in data.keys() | old.keys():
+    for name in sorted(data.keys() | old.keys(), key=lambda field: (field != "output_schema", field)):
         was, now = old.get(name), data.get(name)
         if name == "output_schema":
             changes += diff_schema(was, now, field="output") if was and now else _presence(name, was, now, "output")
@@ -234,7 +228,7 @@ def _changes(before: str | None, data: dict[str, Any]) -> tuple[list[Change], An
             changes += diff_schema(was, now, field="input") if was and now else _presence(name, was, now, "input")
         else:
             changes += diff_value(was, now, field=name)
-    return changes, old
+    return sorted(changes, key=lambda change: KINDS.index(change.kind)), old
 
 
 def _presence(name: str, was: Any, now: Any, field: str) -> list[Change]:
