@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 Scope = Literal["session", "module", "function"]
 SCOPES: Final[tuple[Scope, ...]] = ("session", "module", "function")
 DEFAULT_TIMEOUT: Final = 30.0
+DEFAULT_SNAPSHOT_DIR: Final = "mcp_contract_snapshots"
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,8 @@ class Settings:
     check_formats: bool
     suite: bool = True
     """Whether to generate the per-tool contract suite (ini ``mcp_contract_suite``)."""
-    snapshot_dir: Path = Path("__snapshots__/mcp_contract")
+    snapshot_dir: Path = Path(DEFAULT_SNAPSHOT_DIR)
+    """The base folder; each server's snapshots go in a subfolder named after the server."""
     snapshot_fields: tuple[str, ...] = ()
     """Fields snapshotted beside ``output_schema``."""
     report: Path | None = None
@@ -47,7 +49,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     timeout = _timeout(cast("str", config.getini("mcp_contract_timeout")))
     check_formats = bool(config.getini("mcp_contract_check_formats"))
     project = config.inipath.parent if config.inipath else config.rootpath
-    snapshot_dir = Path(cast("str", config.getini("mcp_contract_snapshot_dir")).strip() or "__snapshots__/mcp_contract")
+    snapshot_dir = _snapshot_dir(config, project)
     fields = _fields(cast("list[str]", config.getini("mcp_contract_snapshot_fields")))
     report = config.getoption("mcp_contract_report")
 
@@ -75,10 +77,31 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         timeout=timeout,
         check_formats=check_formats,
         suite=bool(config.getini("mcp_contract_suite")),
-        snapshot_dir=(project / snapshot_dir).resolve(),
+        snapshot_dir=snapshot_dir,
         snapshot_fields=fields,
         report=(Path(config.invocation_params.dir) / report).resolve() if report else None,
     )
+
+
+def _snapshot_dir(config: pytest.Config, project: Path) -> Path:
+    """The snapshot folder, refused where syrupy or a cleanup could take files that are not snapshots."""
+    raw = cast("str", config.getini("mcp_contract_snapshot_dir")).strip() or DEFAULT_SNAPSHOT_DIR
+    folder = (project / raw).resolve()
+    problem = None
+    if project.resolve().is_relative_to(folder):
+        problem = "it holds the project itself"
+    elif "__snapshots__" in folder.relative_to(folder.anchor).parts:
+        problem = "syrupy's own extensions scan __snapshots__ folders and would take the files for theirs"
+    else:
+        for testpath in cast("list[str]", config.getini("testpaths")):
+            if (project / testpath).resolve().is_relative_to(folder):
+                problem = f"it holds the test folder {testpath!r}"
+    if problem:
+        raise pytest.UsageError(
+            f"mcp_contract_snapshot_dir = {raw!r} cannot hold the tool snapshots: {problem}. "
+            f"Give the snapshots a folder of their own, e.g. mcp_contract_snapshot_dir = {DEFAULT_SNAPSHOT_DIR}"
+        )
+    return folder
 
 
 def _fields(raw: list[str]) -> tuple[str, ...]:

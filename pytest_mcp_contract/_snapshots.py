@@ -1,9 +1,14 @@
-"""Tool snapshots on disk, through syrupy: one JSON file per tool, named after the tool.
+"""Tool snapshots on disk, through syrupy: one JSON file per tool, in a folder per server.
 
 The extension knows where a tool's file lives from the test item's path alone, which the
 generated schema item sets to that file. syrupy rebuilds items from just their path and name on
 the pytest-xdist controller, so this is what lets unused-snapshot detection and cleanup work
 there too.
+
+syrupy deletes, on ``--snapshot-update``, whatever an extension discovers and the run did not
+use. So discovery here is narrow on purpose: only the ``*.json`` files directly in a server's
+folder, and only those of tools the server no longer lists. A listed tool whose item did not run
+(``-x``, ``-k``, a crash) keeps its file, and nothing else in the folder is ever touched.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel
+from syrupy.data import SnapshotCollections
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 if TYPE_CHECKING:
@@ -22,11 +28,33 @@ if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData, SnapshotIndex
 
+_LISTED: dict[Path, frozenset[str]] = {}
+"""Per server folder, the file stems of the tools the server lists in this run."""
+
+
+def remember_listing(folder: Path, tool_names: list[str]) -> None:
+    """Tell the extension which tools exist, so only the files of removed tools can be unused."""
+    _LISTED[folder.resolve()] = frozenset(file_stem(name) for name in tool_names)
+
+
+def server_folder(base: Path, server: object) -> Path:
+    """Each server's snapshots in a folder of their own, named after the server."""
+    return base / file_stem(str(getattr(server, "name", "") or "server"))
+
+
+def removed_tools(folder: Path) -> list[Path]:
+    """Snapshot files of tools the server no longer lists (empty while the listing is unknown)."""
+    listed = _LISTED.get(folder.resolve())
+    if listed is None or not folder.is_dir():
+        return []
+    return sorted(path for path in folder.glob("*.json") if path.is_file() and path.stem not in listed)
+
+
 FIELDS: Final = ("output_schema", "input_schema", "title", "description", "annotations", "meta")
 """What can be snapshotted; ``output_schema`` always is, the rest on request (ini ``mcp_contract_snapshot_fields``)."""
 
 _SAFE: Final = re.compile(r"[A-Za-z0-9_\-]")
-_WINDOWS_RESERVED: Final = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])$", re.IGNORECASE)
+_WINDOWS_RESERVED: Final = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$", re.IGNORECASE)
 _MAX_STEM: Final = 200
 
 
@@ -40,8 +68,10 @@ def file_stem(tool_name: str) -> str:
     stem = "".join(
         char if _SAFE.match(char) or (char == "." and index) else _percent(char) for index, char in enumerate(tool_name)
     )
-    if not stem or _WINDOWS_RESERVED.match(stem):
-        stem = "%" + stem.encode().hex() if not stem else stem + "%"
+    if not stem:
+        stem = "%"
+    elif _WINDOWS_RESERVED.match(stem):
+        stem = _percent(stem[0]) + stem[1:]  # "con" and "nul.x" are not file names on Windows
     if len(stem) > _MAX_STEM:
         stem = f"{stem[: _MAX_STEM - 13]}~{hashlib.sha256(tool_name.encode()).hexdigest()[:12]}"
     return stem
@@ -99,3 +129,17 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
     @classmethod
     def matches_test_location(cls, *, test_location: PyTestLocation, snapshot_location: str) -> bool:
         return Path(snapshot_location).resolve() == Path(test_location.filepath).resolve()
+
+    def discover_snapshots(
+        self, *, test_location: PyTestLocation, ignore_extensions: list[str] | None = None
+    ) -> SnapshotCollections:
+        discovered = SnapshotCollections()
+        if Path(test_location.filepath).suffix == ".json":
+            for path in removed_tools(Path(test_location.filepath).parent):
+                discovered.add(self.read_snapshot_collection(snapshot_location=str(path)))
+        return discovered
+
+    def delete_snapshots(self, *, snapshot_location: str, snapshot_names: set[str]) -> None:
+        path = Path(snapshot_location)
+        if path in removed_tools(path.parent):
+            path.unlink()

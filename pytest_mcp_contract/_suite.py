@@ -74,11 +74,27 @@ def covers_project(config: pytest.Config) -> bool:
     return False
 
 
+def list_for_suite(settings: Settings) -> dict[str, Tool] | str:
+    """The configured server's tools, or why they could not be listed; tells the snapshot store too."""
+    from pytest_mcp_contract._session import SessionError
+    from pytest_mcp_contract._snapshots import remember_listing, server_folder
+    from pytest_mcp_contract._sync import McpContract
+
+    try:
+        with McpContract(settings.server, timeout=settings.timeout) as client:
+            tools = client.tools
+    except (SessionError, TimeoutError) as error:
+        return str(error)
+    remember_listing(server_folder(settings.snapshot_dir, settings.server), list(tools))
+    return tools
+
+
 def make_items(session: pytest.Session, settings: Settings, tools: dict[str, Tool]) -> list[pytest.Item]:
     """Two items per tool, in tool-name order, under one ``mcp-contract`` node."""
-    from pytest_mcp_contract._snapshots import file_stem
+    from pytest_mcp_contract._snapshots import file_stem, server_folder
 
-    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
+    folder = server_folder(settings.snapshot_dir, settings.server)
+    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=folder)
     items: list[pytest.Item] = []
     stems: dict[str, str] = {}
     for name in sorted(tools):
@@ -91,7 +107,7 @@ def make_items(session: pytest.Session, settings: Settings, tools: dict[str, Too
         ):
             item = ContractItem.from_parent(suite, name=f"{kind}[{name}]", callobj=function)
             # syrupy finds the snapshot file from the item's path (also on the xdist controller).
-            item.path = settings.snapshot_dir / f"{stem}.json"
+            item.path = folder / f"{stem}.json"
             item.tool_name = name
             item.add_marker(MARKER)
             items.append(item)

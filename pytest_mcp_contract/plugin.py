@@ -13,11 +13,13 @@ import pytest
 
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
-from pytest_mcp_contract._settings import DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
+from pytest_mcp_contract._settings import DEFAULT_SNAPSHOT_DIR, DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
 from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, SUITE, covers_project
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
+
+    from mcp.types import Tool
 
     from pytest_mcp_contract._async import AsyncMcpContract
     from pytest_mcp_contract._sync import McpContract
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 SETTINGS: Final = pytest.StashKey[Settings]()
 POOL: Final = pytest.StashKey[SessionPool]()
 CURRENT_ITEM: Final = pytest.StashKey["pytest.Item | None"]()
+LISTING: Final[pytest.StashKey[dict[str, Tool] | str]] = pytest.StashKey()
+"""The configured server's tools for the generated suite, or why they could not be listed."""
 
 NO_SERVER = (
     "no MCP server is configured for pytest-mcp-contract. Set it in one line, e.g. in pyproject.toml:\n"
@@ -87,7 +91,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "mcp_contract_snapshot_dir",
         "Folder (of its own) for the tool snapshot files, relative to the ini file "
-        "(default: __snapshots__/mcp_contract).",
+        f"(default: {DEFAULT_SNAPSHOT_DIR}; each server gets a subfolder named after it).",
         type="string",
         default="",
     )
@@ -118,23 +122,33 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[POOL] = SessionPool(settings, observer=lambda tool, found: _record_call(config, tool, found))
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """List the configured server's tools once, if this run has the generated suite.
+
+    Also on the xdist controller, which collects nothing: it is where syrupy decides which
+    snapshot files are unused, and only the listing says which tools are gone.
+    """
+    config = session.config
+    settings = config.stash[SETTINGS]
+    if settings.suite and settings.server is not None and covers_project(config):
+        from pytest_mcp_contract._suite import list_for_suite
+
+        config.stash[LISTING] = list_for_suite(settings)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m/-k deselection and syrupy's bookkeeping see the items
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Add the generated contract suite: two items per tool of the configured server."""
-    settings = config.stash[SETTINGS]
-    if not (settings.suite and settings.server is not None and covers_project(config)):
+    listing = config.stash.get(LISTING, None)
+    if listing is None:
         return
-    from pytest_mcp_contract._session import SessionError
     from pytest_mcp_contract._suite import failing_item, make_items
-    from pytest_mcp_contract._sync import McpContract
 
-    try:
-        with McpContract(settings.server, timeout=settings.timeout) as listing:
-            tools = listing.tools
-    except (SessionError, TimeoutError) as error:
-        suite = [failing_item(session, settings, str(error))]
+    settings = config.stash[SETTINGS]
+    if isinstance(listing, str):
+        suite = [failing_item(session, settings, listing)]
     else:
-        suite = make_items(session, settings, tools)
+        suite = make_items(session, settings, listing)
     items.extend(suite)
     # Report them as collected, so "collected N items" counts them like any other test.
     report = pytest.CollectReport(SUITE, "passed", None, list(suite))

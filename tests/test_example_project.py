@@ -54,7 +54,7 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
         ]
     )
     assert "| `get_weather` | **BREAKING** changed (2 breaking, 1 cosmetic) | passed | 0 | — |" in report.read_text()
-    snapshots = example / "__snapshots__" / "mcp_contract"
+    snapshots = example / "mcp_contract_snapshots" / "weather"
     before = {path.name: path.read_text() for path in snapshots.iterdir()}
     assert _counts(_run(pytester, example, *workers, "-m", "mcp_contract", "--snapshot-update")) == {"passed": 14}
     after = {path.name: path.read_text() for path in snapshots.iterdir()}
@@ -71,8 +71,8 @@ def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: 
     result.stdout.fnmatch_lines(
         [
             "6 snapshots passed. 1 snapshot unused.",
-            "Unused city_temperatures (__snapshots__/mcp_contract/city_temperatures.json)",
+            "Unused city_temperatures (mcp_contract_snapshots/weather/city_temperatures.json)",
         ]
     )
     _run(pytester, example, "--snapshot-update").stdout.fnmatch_lines(["*1 unused snapshot deleted.*"])
-    assert not (example / "__snapshots__" / "mcp_contract" / "city_temperatures.json").exists()
+    assert not (example / "mcp_contract_snapshots" / "weather" / "city_temperatures.json").exists()

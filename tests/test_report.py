@@ -57,7 +57,7 @@ def test_summary_and_report_tell_the_story(changed: Project, workers: list[str])
     )
     assert (
         "## `get_weather`\n\n"
-        "Schema snapshot `__snapshots__/mcp_contract/get_weather.json`: changed.\n\n"
+        "Schema snapshot `mcp_contract_snapshots/weather/get_weather.json`: changed.\n\n"
         "**Breaking**\n\n"
         "- `output /properties/humidity`: removed (was required)\n"
         '- `output /properties/temperature`: widened from "number" to "number" | "string"\n\n'

@@ -46,7 +46,7 @@ def weather(project: Project) -> Project:
 
 
 def _snapshots(project: Project) -> Path:
-    return project.pytester.path / "__snapshots__" / "mcp_contract"
+    return project.pytester.path / "mcp_contract_snapshots" / "weather"
 
 
 def test_a_missing_snapshot_says_how_to_create_it(weather: Project) -> None:
@@ -55,7 +55,7 @@ def test_a_missing_snapshot_says_how_to_create_it(weather: Project) -> None:
     result.stdout.fnmatch_lines(
         [
             "*_ mcp-contract::schema[[]get_weather[]] _*",
-            "tool 'get_weather' has no schema snapshot yet (__snapshots__/mcp_contract/get_weather.json).",
+            "tool 'get_weather' has no schema snapshot yet (mcp_contract_snapshots/weather/get_weather.json).",
             "Record it with: pytest --snapshot-update -k 'schema and get_weather'",
         ]
     )
@@ -104,7 +104,7 @@ def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: P
             '  get_weather output /properties/temperature: widened from "number" to "number" | "string" — BREAKING',
             "  get_weather output /properties/wind: added (optional) — additive",
             "",
-            "Diff of __snapshots__/mcp_contract/get_weather.json (- snapshot, + server):",
+            "Diff of mcp_contract_snapshots/weather/get_weather.json (- snapshot, + server):",
             "--- snapshot/get_weather.json",
             "+++ server/get_weather.json",
         ]
@@ -133,7 +133,7 @@ def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project)
     result.stdout.fnmatch_lines(
         [
             "1 snapshot passed. 1 snapshot unused.",
-            "Unused ping (__snapshots__/mcp_contract/ping.json)",
+            "Unused ping (mcp_contract_snapshots/weather/ping.json)",
             "Re-run pytest with --snapshot-update to delete unused snapshots.",
         ]
     )
@@ -160,7 +160,7 @@ def test_a_broken_snapshot_file_is_named_and_never_overwritten(weather: Project)
     result.assert_outcomes(failed=1, deselected=3)
     result.stdout.fnmatch_lines(
         [
-            "the snapshot file __snapshots__/mcp_contract/ping.json of tool 'ping' is not valid JSON (line 1, "
+            "the snapshot file mcp_contract_snapshots/weather/ping.json of tool 'ping' is not valid JSON (line 1, "
             "column 37: Expecting property name enclosed in double quotes).",
             "It was left as it is. Repair it by hand, or rewrite it from the server with: "
             "pytest --snapshot-update -k 'schema and ping'",
@@ -189,7 +189,7 @@ def test_extra_fields_and_another_folder(weather: Project) -> None:
         mcp_contract_snapshot_fields="input_schema description",
     )
     weather.run("--snapshot-update", "-k", "schema and ping").assert_outcomes(passed=1, deselected=3)
-    saved = json.loads((weather.pytester.path / "contract" / "schemas" / "ping.json").read_text(encoding="utf-8"))
+    saved = json.loads((weather.pytester.path / "contract" / "schemas" / "weather" / "ping.json").read_text("utf-8"))
     assert sorted(saved) == ["description", "input_schema", "output_schema"]
     assert saved["input_schema"] == {"properties": {}, "title": "pingArguments", "type": "object"}
     assert saved["description"] == ""
@@ -220,7 +220,7 @@ def say(text: str) -> str:
     )
     project.configure("text_only.py:mcp", suite=True)
     project.run("--snapshot-update").assert_outcomes(passed=2)
-    saved = project.pytester.path / "__snapshots__" / "mcp_contract" / "say.json"
+    saved = project.pytester.path / "mcp_contract_snapshots" / "text" / "say.json"
     assert saved.read_text(encoding="utf-8") == '{\n  "output_schema": null\n}\n'
 
 
@@ -244,12 +244,12 @@ def test_awkward_tool_names_get_distinct_safe_file_names(project: Project) -> No
     project.pytester.makepyfile(awkward=AWKWARD)
     project.configure("awkward.py:server", suite=True)
     project.run("--snapshot-update").assert_outcomes(passed=12)
-    names = sorted(path.name for path in (project.pytester.path / "__snapshots__" / "mcp_contract").iterdir())
+    names = sorted(path.name for path in (project.pytester.path / "mcp_contract_snapshots" / "awkward").iterdir())
     assert len(names) == 6
     assert "weather%2Ftoday.json" in names
     assert "Wetter%3A%20heute.json" in names
     assert "%2Ehidden.json" in names
-    assert "con%.json" in names
+    assert "%63on.json" in names
     assert "n%C3%A4me.json" in names
     assert all(len(name) <= 205 for name in names)
     project.run().assert_outcomes(passed=12)
@@ -275,7 +275,7 @@ def test_two_servers_in_one_repository_keep_separate_folders(pytester: pytest.Py
         result = pytester.runpytest(str(pytester.path / name), "--rootdir", str(pytester.path / name))
         result.assert_outcomes(passed=3)
         assert result.ret == 0  # no folder sees the other server's snapshots as unused
-        assert [path.name for path in (pytester.path / name / "__snapshots__" / "mcp_contract").iterdir()] == [
+        assert [path.name for path in (pytester.path / name / "mcp_contract_snapshots" / name).iterdir()] == [
             f"{name}_tool.json"
         ]
 
@@ -314,3 +314,119 @@ def test_the_whole_story_under_xdist(weather: Project) -> None:
     result = weather.run(*xdist, "--snapshot-update")
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 unused snapshot deleted.", "", "Deleted ping (*ping.json)"])
     assert [path.name for path in _snapshots(weather).iterdir()] == ["get_weather.json"]
+
+
+# --- nothing is lost ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("folder", "problem"),
+    [
+        (".", "it holds the project itself"),
+        ("tests", "it holds the test folder 'tests'"),
+        (
+            "__snapshots__/tools",
+            "syrupy's own extensions scan __snapshots__ folders and would take the files for theirs",
+        ),
+    ],
+)
+def test_a_snapshot_folder_that_could_lose_files_is_refused(weather: Project, folder: str, problem: str) -> None:
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_dir=folder, testpaths="tests")
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: mcp_contract_snapshot_dir = '{folder}' cannot hold the tool snapshots: {problem}. Give the "
+            "snapshots a folder of their own, e.g. mcp_contract_snapshot_dir = mcp_contract_snapshots"
+        ]
+    )
+
+
+def _recorded(weather: Project) -> dict[str, str]:
+    weather.run("--snapshot-update", "-m", "mcp_contract").assert_outcomes(passed=4)
+    (_snapshots(weather) / "README.md").write_text("Reviewed by the API team.\n")
+    return {path.name: path.read_text() for path in _snapshots(weather).iterdir()}
+
+
+def _kept(weather: Project, before: dict[str, str]) -> None:
+    assert {path.name: path.read_text() for path in _snapshots(weather).iterdir()} == before
+
+
+def test_other_files_in_the_folder_are_never_touched(weather: Project) -> None:
+    before = _recorded(weather)
+    result = weather.run()
+    assert result.ret == 0  # README.md is not an unused snapshot
+    weather.run("--snapshot-update")
+    _kept(weather, before)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("-k", "not mcp_contract"),
+        ("-k", "not schema"),
+        ("-m", "not mcp_contract"),
+        ("-p", "no:mcp_contract"),
+        ("-o", "mcp_contract_suite=false"),
+        ("-x", "-k", "not get_weather and not checks[ping]"),
+    ],
+    ids=["-k not suite", "-k not schema", "-m not suite", "plugin off", "suite off", "-x"],
+)
+def test_partial_runs_with_update_keep_every_listed_tools_snapshot(weather: Project, args: tuple[str, ...]) -> None:
+    weather.tests(  # syrupy tests beside the ini file: syrupy scans their __snapshots__ folder
+        """
+        from syrupy.extensions.json import JSONSnapshotExtension
+
+        def test_amber(snapshot):
+            assert snapshot == {"a": 1}
+
+        def test_json(snapshot):
+            assert snapshot.use_extension(JSONSnapshotExtension) == {"b": 2}
+
+        def test_fails_first():
+            assert False
+        """,
+        name="test_root",
+    )
+    before = _recorded(weather)
+    weather.run(*args, "--snapshot-update")
+    _kept(weather, before)
+
+
+def test_a_failing_listing_with_update_keeps_the_snapshots(weather: Project) -> None:
+    before = _recorded(weather)
+    weather.pytester.makepyfile(weather="raise RuntimeError('refactoring')\n")
+    weather.pytester.makepyfile(
+        broken="from contract_servers.wire import build\nserver = build([], list_error=RuntimeError('down'))\n"
+    )
+    weather.configure("broken.py:server", suite=True)
+    weather.run("--snapshot-update")
+    _kept(weather, before)
+
+
+def test_another_server_gets_its_own_folder(weather: Project) -> None:
+    before = _recorded(weather)
+    weather.pytester.makepyfile(
+        other="from mcp.server import MCPServer\nother = MCPServer('other')\n@other.tool()\ndef hello() -> str:\n    return 'hi'\n"
+    )
+    result = weather.run("--mcp-contract-server", "other.py:other", "--snapshot-update")
+    result.assert_outcomes(passed=2)
+    _kept(weather, before)
+    assert [path.name for path in (weather.pytester.path / "mcp_contract_snapshots" / "other").iterdir()] == [
+        "hello.json"
+    ]
+
+
+def test_stopping_early_keeps_the_snapshots_of_tools_that_did_not_run(project: Project) -> None:
+    server = (
+        V1
+        + "\nimport datetime\n\n@mcp.tool()\ndef a_when() -> datetime.datetime:\n    return datetime.datetime.now()\n"
+    )
+    project.pytester.makepyfile(weather=server)
+    project.configure("weather.py:mcp", suite=True)
+    project.run("--snapshot-update")  # checks[a_when] fails (silent-opt-out); every schema is recorded
+    folder = project.pytester.path / "mcp_contract_snapshots" / "weather"
+    assert sorted(path.name for path in folder.iterdir()) == ["a_when.json", "get_weather.json", "ping.json"]
+    result = project.run("-x", "--snapshot-update")  # stops at checks[a_when], before the other tools run
+    result.assert_outcomes(passed=1, failed=1)
+    assert sorted(path.name for path in folder.iterdir()) == ["a_when.json", "get_weather.json", "ping.json"]

@@ -1,7 +1,7 @@
 """The weather MCP server, built with the official SDK's MCPServer.
 
 Its tools show the return kinds the SDK supports, each written correctly; their schemas are
-snapshotted in ``__snapshots__/mcp_contract/``. The defects the contract checks catch live in a
+snapshotted in ``mcp_contract_snapshots/weather/``. The defects the contract checks catch live in a
 server of their own, ``flawed.py``, so that this one's contract suite stays green.
 """
 
