@@ -11,6 +11,7 @@ be missing or of another type); it writes inputs, so a narrower input schema bre
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -34,12 +35,12 @@ class Change:
 
     @property
     def kind(self) -> Kind:
-        if self.effect == "cosmetic" or self.field not in ("output", "input"):
-            return "cosmetic"
+        if self.effect in ("cosmetic", "additive"):
+            return self.effect
         if self.effect == "both":
             return "breaking"
-        if self.effect == "additive":
-            return "additive"
+        if self.field not in ("output", "input"):
+            return "cosmetic"  # widening or narrowing only means something for a schema
         hurts_readers = self.field == "output" and self.effect == "widen"
         hurts_writers = self.field == "input" and self.effect == "narrow"
         return "breaking" if hurts_readers or hurts_writers else "additive"
@@ -49,26 +50,67 @@ class Change:
         return f"{tool} {self.field} {self.path or '/'}: {self.what}{tail}"
 
 
-KIND_ORDER: Final[dict[Kind, int]] = {"breaking": 0, "additive": 1, "cosmetic": 2}
+KINDS: Final[tuple[Kind, ...]] = ("breaking", "additive", "cosmetic")
+
+
+def by_kind(changes: list[Change]) -> list[Change]:
+    """Breaking changes first, then additive, then cosmetic (otherwise in the order found)."""
+    return sorted(changes, key=lambda change: KINDS.index(change.kind))
 
 
 def diff_schema(old: Any, new: Any, *, field: Direction) -> list[Change]:
     """Every difference between two schemas, breaking ones first."""
     differ = _Differ(old, new, field)
     differ.compare(old, new, ())
-    return sorted(differ.changes, key=lambda change: KIND_ORDER[change.kind])
+    return by_kind(differ.changes)
 
 
 def diff_value(old: Any, new: Any, *, field: str) -> list[Change]:
-    """A non-schema field (title, description, annotations, meta): any difference is cosmetic."""
+    """A non-schema field (title, description, meta): any difference is cosmetic."""
     if same(old, new):
         return []
     return [Change(field, "", f"changed from {render(old)} to {render(new)}", "cosmetic")]
 
 
+# The tool hints clients use to decide what to run unattended, with the spec's defaults and safe value.
+_HINTS: Final = {
+    "readOnlyHint": (False, True),
+    "destructiveHint": (True, False),
+    "idempotentHint": (False, True),
+    "openWorldHint": (True, False),
+}
+
+
+def diff_annotations(old: Any, new: Any) -> list[Change]:
+    """Tool annotations: a hint turning less safe (say, destructiveHint now true) is breaking."""
+    old, new = old or {}, new or {}
+    changes: list[Change] = []
+    for key in sorted(old.keys() | new.keys()):
+        before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
+        if same(before, after):
+            continue
+        if key in _HINTS:
+            default, safe = _HINTS[key]
+            was, now = (default if value is _ABSENT else value for value in (before, after))
+            if was != now:
+                riskier = now != safe
+                what = f"now {json_text(now)} (was {json_text(was)})" + (
+                    ": clients may stop running the tool unattended" if riskier else ""
+                )
+                changes.append(Change("annotations", f"/{key}", what, "both" if riskier else "additive"))
+                continue
+        changes.append(Change("annotations", f"/{key}", _presence(old, new, key), "cosmetic"))
+    return by_kind(changes)
+
+
+def json_text(value: Any) -> str:
+    return render(value)
+
+
 _ANNOTATIONS: Final = frozenset(
-    {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly"}
+    {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "discriminator"}
 )
+"""Keywords no validator acts on (``discriminator`` is OpenAPI's, derived from the alternatives)."""
 _TYPES: Final = ("null", "boolean", "object", "array", "number", "integer", "string")
 # (keyword, how a bigger value reads): a lower bound loosens as it falls, an upper bound as it rises.
 _LOWER_BOUNDS: Final = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
@@ -100,13 +142,17 @@ _HANDLED: Final = frozenset(
     }
 )
 _MAX_DEPTH: Final = 64
+_NUMERIC_BOUNDS: Final = frozenset({"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"})
 
 
 class _Differ:
     def __init__(self, old_root: Any, new_root: Any, field: Direction) -> None:
         self._roots = (old_root, new_root)
         self._field = field
-        self._seen: set[tuple[str, str]] = {("#", "#")}  # the roots are being compared already
+        # The $ref pairs being compared further up this path: a pair met again is a cycle. A $def
+        # used in two places is compared (and reported) at each of them.
+        self._seen: set[tuple[str, str]] = {("#", "#")}
+        self._canon: tuple[dict[int, str], dict[int, str]] = ({}, {})
         self.changes: list[Change] = []
 
     def _add(self, path: Path, what: str, effect: Effect) -> None:
@@ -117,15 +163,24 @@ class _Differ:
             if not same(old, new):
                 self._add(path, "changed (nested too deeply to analyse)", "both")
             return
-        old, new = self._follow(old, new, path)
-        if old is _CYCLE:
-            return
+        key = self._ref_pair(old, new)
+        if key in self._seen:
+            return  # a cycle: this pair is being compared further up
+        if key is not None:
+            self._seen.add(key)
+        try:
+            self._compare_resolved(self._resolve(old, self._roots[0]), self._resolve(new, self._roots[1]), path)
+        finally:
+            if key is not None:
+                self._seen.discard(key)
+
+    def _compare_resolved(self, old: Any, new: Any, path: Path) -> None:
         # No shortcut on equal text for objects: two identical "$ref"s may point at changed $defs.
         if not isinstance(old, dict) or not isinstance(new, dict):
             if not same(old, new):
                 self._boolean_schemas(old, new, path)
             return
-        if self._unions(old, new, path):
+        if self._one_side_union(old, new, path):
             return
         self._annotations(old, new, path)
         self._types(old, new, path)
@@ -135,6 +190,9 @@ class _Differ:
         self._objects(old, new, path)
         self._arrays(old, new, path)
         self._all_of(old, new, path)
+        for union in ("anyOf", "oneOf"):
+            if isinstance(old.get(union), list) and isinstance(new.get(union), list):
+                self._branches(old[union], new[union], (*path, union), added="widen", removed="narrow")
         for key in sorted((old.keys() | new.keys()) - _HANDLED, key=str):
             if not same(old.get(key, _ABSENT), new.get(key, _ABSENT)):
                 effect: Effect = "both" if key in _APPLICATORS else "cosmetic"
@@ -143,15 +201,13 @@ class _Differ:
 
     # --- references -----------------------------------------------------------------------------
 
-    def _follow(self, old: Any, new: Any, path: Path) -> tuple[Any, Any]:
+    @staticmethod
+    def _ref_pair(old: Any, new: Any) -> tuple[str, str] | None:
         old_ref = old.get("$ref") if isinstance(old, dict) else None
         new_ref = new.get("$ref") if isinstance(new, dict) else None
         if isinstance(old_ref, str) or isinstance(new_ref, str):
-            key = (str(old_ref), str(new_ref))
-            if key in self._seen:
-                return _CYCLE, _CYCLE  # this pair is being (or was) compared further up
-            self._seen.add(key)
-        return self._resolve(old, self._roots[0]), self._resolve(new, self._roots[1])
+            return (str(old_ref), str(new_ref))
+        return None
 
     @staticmethod
     def _resolve(node: Any, root: Any) -> Any:
@@ -170,6 +226,8 @@ class _Differ:
 
     def _boolean_schemas(self, old: Any, new: Any, path: Path) -> None:
         accepts_old, accepts_new = _accepts_all(old), _accepts_all(new)
+        if accepts_old and accepts_new:
+            return  # true and {} say the same
         if accepts_new and not accepts_old:
             self._add(path, f"now accepts anything (was {render(old)})", "widen")
         elif accepts_old and not accepts_new:
@@ -218,8 +276,12 @@ class _Differ:
             self._add(where, "values reordered", "cosmetic")
 
     def _bounds(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+        self._numeric_bound(old, new, path, "minimum", "exclusiveMinimum", lower=True)
+        self._numeric_bound(old, new, path, "maximum", "exclusiveMaximum", lower=False)
         for keys, looser_when_bigger in ((_LOWER_BOUNDS, False), (_UPPER_BOUNDS, True)):
             for key in keys:
+                if key in _NUMERIC_BOUNDS:
+                    continue
                 before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
                 if same(before, after):
                     continue
@@ -235,6 +297,23 @@ class _Differ:
                     self._add(where, f"{verb} from {render(before)} to {render(after)}", effect)
                 else:
                     self._add(where, f"changed from {render(before)} to {render(after)}", "both")
+
+    def _numeric_bound(
+        self, old: dict[str, Any], new: dict[str, Any], path: Path, inclusive: str, exclusive: str, *, lower: bool
+    ) -> None:
+        """``minimum`` and ``exclusiveMinimum`` (or the maxima) read as one bound: ``ge=0`` → ``gt=0`` tightens."""
+        before, after = _bound(old, inclusive, exclusive, lower=lower), _bound(new, inclusive, exclusive, lower=lower)
+        if before == after:
+            return
+        where = (*path, exclusive if after is not None and after[1] else inclusive)
+        if after is None:
+            self._add(where, f"removed (was {_bound_text(before, lower)})", "widen")
+        elif before is None:
+            self._add(where, f"added: {_bound_text(after, lower)}", "narrow")
+        elif _tighter(after, before, lower=lower):
+            self._add(where, f"tightened from {_bound_text(before, lower)} to {_bound_text(after, lower)}", "narrow")
+        else:
+            self._add(where, f"loosened from {_bound_text(before, lower)} to {_bound_text(after, lower)}", "widen")
 
     def _restrictions(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
         for key in (*_RESTRICTIONS, "uniqueItems"):
@@ -258,7 +337,11 @@ class _Differ:
             where = (*path, "properties", name)
             if name not in after_props:
                 was = "required" if name in before_required else "optional"
-                self._add(where, f"removed (was {was})", "widen")
+                if old.get("additionalProperties", True) is False:
+                    # A closed object now rejects the key: readers lose it and writers who send it fail.
+                    self._add(where, f"removed (was {was}; the object admits no other keys)", "both")
+                else:
+                    self._add(where, f"removed (was {was})", "widen")
             elif name not in before_props:
                 if name in after_required:
                     self._add(where, "added (required)", "narrow")
@@ -293,12 +376,13 @@ class _Differ:
                     self.compare(before_patterns[pattern], after_patterns[pattern], where)
 
     def _additional(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
-        before, after = old.get("additionalProperties", True), new.get("additionalProperties", True)
+        before = self._resolve(old.get("additionalProperties", True), self._roots[0])
+        after = self._resolve(new.get("additionalProperties", True), self._roots[1])
         where = (*path, "additionalProperties")
         if isinstance(before, dict) and isinstance(after, dict):
             self.compare(before, after, where)  # even when equal as text: a $ref inside may have changed
             return
-        if same(before, after):
+        if same(before, after) or (_accepts_all(before) and _accepts_all(after)):
             return
         if _accepts_all(after) and not _accepts_all(before):
             self._add(where, f"opened (was {render(before)})", "widen")
@@ -334,24 +418,18 @@ class _Differ:
             return
         self._branches(before, after, (*path, "allOf"), added="narrow", removed="widen")
 
-    def _unions(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> bool:
-        """anyOf/oneOf, also against a plain schema (``int`` becoming ``int | None``)."""
+    def _one_side_union(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> bool:
+        """A plain schema against an anyOf/oneOf: ``int`` becoming ``int | None``, or the other way."""
         for key in ("anyOf", "oneOf"):
-            if key in old or key in new:
-                before = old.get(key, [old])
-                after = new.get(key, [new])
-                if not isinstance(before, list) or not isinstance(after, list):
-                    return False
-                rest_old = {k: v for k, v in old.items() if k != key and k not in _ANNOTATIONS}
-                rest_new = {k: v for k, v in new.items() if k != key and k not in _ANNOTATIONS}
-                if key in old and key in new and not same(rest_old, rest_new):
-                    return False  # other keywords beside the union changed too: compare keyword by keyword
-                if key in old and key in new:
-                    self._annotations(old, new, path)
-                elif self._plain_and_union(old, new, before, after, path):
-                    return True
+            if (key in old) == (key in new):
+                continue
+            before, after = old.get(key, [old]), new.get(key, [new])
+            if not isinstance(before, list) or not isinstance(after, list):
+                return False
+            self._annotations(old, new, path)
+            if not self._plain_and_union(old, new, before, after, path):
                 self._branches(before, after, (*path, key), added="widen", removed="narrow")
-                return True
+            return True
         return False
 
     def _plain_and_union(
@@ -364,37 +442,89 @@ class _Differ:
         ):
             return False
         union = " | ".join(_describe(branch) for branch in branches)
-        self._annotations(old, new, path)
         if plain is old:
             self._add(path, f"widened from {_describe(old)} to {union}", "widen")
         else:
             self._add(path, f"narrowed from {union} to {_describe(new)}", "narrow")
         return True
 
+    def _kind_of(self, schema: Any, root: Any) -> str | None:
+        resolved = self._resolve(schema, root)
+        declared = resolved.get("type") if isinstance(resolved, dict) else None
+        if declared is None and isinstance(resolved, dict) and "properties" in resolved:
+            declared = "object"
+        return declared if isinstance(declared, str) else None
+
     def _equivalent(self, old: Any, new: Any) -> bool:
-        """Whether two subschemas mean the same (following their $refs), without reporting anything."""
-        probe = _Differ(*self._roots, self._field)
-        probe._seen = set(self._seen)
-        probe.compare(old, new, ())
-        return all(change.effect == "cosmetic" for change in probe.changes)
+        """Whether two subschemas validate the same values (their $refs followed, annotations ignored)."""
+        return self._canonical(old, 0) == self._canonical(new, 1)
+
+    def _canonical(self, node: Any, side: int, stack: tuple[str, ...] = ()) -> str:
+        """A text that two subschemas share when only annotations or orders differ; linear in size."""
+        memo = self._canon[side]
+        if id(node) in memo:
+            return memo[id(node)]
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                if ref in stack:
+                    return f"<cycle {ref}>"
+                target = _lookup(self._roots[side], ref)
+                rest = {key: value for key, value in node.items() if key != "$ref"}
+                text = self._canonical(target, side, (*stack, ref)) + self._canonical(rest, side, stack)
+            else:
+                parts = []
+                for key in sorted(node):
+                    if key in _ANNOTATIONS or key in ("$defs", "definitions"):
+                        continue
+                    value = node[key]
+                    if key in ("anyOf", "oneOf", "enum", "required", "type") and isinstance(value, list):
+                        items = sorted(self._canonical(item, side, stack) for item in value)  # order is not meaning
+                        parts.append(f"{key}:[{','.join(items)}]")
+                    else:
+                        parts.append(f"{key}:{self._canonical(value, side, stack)}")
+                text = "{" + ",".join(parts) + "}"
+        elif isinstance(node, list):
+            text = "[" + ",".join(self._canonical(item, side, stack) for item in node) + "]"
+        else:
+            text = json.dumps(node, sort_keys=True)
+        if not stack:  # only cache what no cycle cut shaped
+            memo[id(node)] = text
+        return text
 
     def _branches(self, before: list[Any], after: list[Any], where: Path, *, added: Effect, removed: Effect) -> None:
         unmatched_before = [item for item in before if not any(self._equivalent(item, other) for other in after)]
         unmatched_after = [item for item in after if not any(self._equivalent(other, item) for other in before)]
-        if len(unmatched_before) == 1 and len(unmatched_after) == 1:
-            index = next(i for i, item in enumerate(after) if item is unmatched_after[0])
-            self.compare(unmatched_before[0], unmatched_after[0], (*where, index))
-            return
+        paired = False
+        # A changed alternative keeps its $ref name (pydantic's models) or is the only one left.
+        for item in list(unmatched_after):
+            name = _ref_name(item)
+            partner = next((old for old in unmatched_before if name is not None and _ref_name(old) == name), None)
+            if partner is None and len(unmatched_before) == 1 and len(unmatched_after) == 1:
+                partner = unmatched_before[0]
+            if partner is None:  # the one old alternative of the same type (Station → Station2 | None)
+                kind = self._kind_of(item, self._roots[1])
+                same_kind = [old for old in unmatched_before if self._kind_of(old, self._roots[0]) == kind]
+                rivals = [new for new in unmatched_after if self._kind_of(new, self._roots[1]) == kind]
+                if len(same_kind) == 1 and len(rivals) == 1 and kind is not None:
+                    partner = same_kind[0]
+            if partner is not None:
+                paired = True
+                unmatched_before.remove(partner)
+                unmatched_after.remove(item)
+                self.compare(partner, item, (*where, next(i for i, one in enumerate(after) if one is item)))
         for item in unmatched_after:
             self._add(where, f"alternative {render(item)} added", added)
         for item in unmatched_before:
             self._add(where, f"alternative {render(item)} removed", removed)
-        if not unmatched_before and not unmatched_after:
-            if not same(before, after) and len(before) == len(after):
-                for index, (one, other) in enumerate(zip(before, after, strict=True)):
-                    self.compare(one, other, (*where, index))  # cosmetic differences inside, if any
-            elif not same(before, after):
-                self._add(where, "alternatives reordered", "cosmetic")
+        if paired or unmatched_before or unmatched_after or same(before, after):
+            return
+        # The same alternatives: report what differs inside them (cosmetic), or their new order.
+        if len(before) == len(after) and all(self._equivalent(a, b) for a, b in zip(before, after, strict=True)):
+            for index, (one, other) in enumerate(zip(before, after, strict=True)):
+                self.compare(one, other, (*where, index))
+        else:
+            self._add(where, "alternatives reordered", "cosmetic")
 
 
 class _Marker:
@@ -406,7 +536,6 @@ class _Marker:
 
 
 _ABSENT: Final = _Marker("(absent)")
-_CYCLE: Final = _Marker("(cycle)")
 _APPLICATORS: Final = frozenset(
     {
         "not",
@@ -424,6 +553,41 @@ _APPLICATORS: Final = frozenset(
         "dependencies",
     }
 )
+
+
+Bound = tuple[Any, bool]
+"""A numeric bound: its value, and whether it is strict (exclusive)."""
+
+
+def _bound(schema: dict[str, Any], inclusive: str, exclusive: str, *, lower: bool) -> Bound | None:
+    """The effective bound; the tighter one when both keywords are given."""
+    bounds = [(schema[key], key == exclusive) for key in (inclusive, exclusive) if _is_number(schema.get(key))]
+    if not bounds:
+        return None
+    tightest = bounds[0]
+    for bound in bounds[1:]:
+        if _tighter(bound, tightest, lower=lower):
+            tightest = bound
+    return tightest
+
+
+def _tighter(one: Bound, other: Bound, *, lower: bool) -> bool:
+    """A higher minimum (or the same one made strict) is tighter; likewise a lower maximum."""
+    if one[0] != other[0]:
+        return bool(one[0] > other[0]) if lower else bool(one[0] < other[0])
+    return one[1] and not other[1]
+
+
+def _bound_text(bound: Bound | None, lower: bool) -> str:
+    if bound is None:
+        return "none"
+    sign = (">" if lower else "<") + ("" if bound[1] else "=")
+    return f"{sign} {render(bound[0])}"
+
+
+def _ref_name(schema: Any) -> str | None:
+    ref = schema.get("$ref") if isinstance(schema, dict) else None
+    return ref.rsplit("/", 1)[-1] if isinstance(ref, str) else None
 
 
 def _lookup(root: Any, ref: str) -> Any:

@@ -123,13 +123,13 @@ OUTPUT_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
         "maximum loosened",
         obj({"a": {"type": "integer", "maximum": 10}}),
         obj({"a": {"type": "integer", "maximum": 20}}),
-        [("/properties/a/maximum", "loosened from 10 to 20", "breaking")],
+        [("/properties/a/maximum", "loosened from <= 10 to <= 20", "breaking")],
     ),
     (
         "minimum tightened",
         obj({"a": {"type": "integer", "minimum": 0}}),
         obj({"a": {"type": "integer", "minimum": 5}}),
-        [("/properties/a/minimum", "tightened from 0 to 5", "additive")],
+        [("/properties/a/minimum", "tightened from >= 0 to >= 5", "additive")],
     ),
     (
         "constraint removed",
@@ -249,3 +249,157 @@ def test_other_fields_are_cosmetic() -> None:
         'w description /: changed from "Get the weather" to "Get today\'s weather" — cosmetic',
     )
     assert diff_value({"readOnlyHint": True}, {"readOnlyHint": True}, field="annotations") == []
+
+
+# --- real pydantic schemas ---------------------------------------------------------------------------
+
+import time  # noqa: E402
+from typing import Annotated, Literal  # noqa: E402
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter  # noqa: E402
+
+
+def _schema(model: Any) -> dict[str, Any]:
+    return TypeAdapter(model).json_schema()
+
+
+def _lines(old: Any, new: Any, field: Literal["output", "input"] = "output") -> list[str]:
+    """The non-cosmetic changes (model titles differ between the two classes of each pair)."""
+    changes = diff_schema(_schema(old), _schema(new), field=field)
+    return [change.line("t") for change in changes if change.kind != "cosmetic"]
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"] = "cat"
+    lives: int
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"] = "dog"
+    bark: str
+
+
+class Bird(BaseModel):
+    kind: Literal["bird"] = "bird"
+
+
+class Adoption(BaseModel):
+    pet: Annotated[Cat | Dog, Field(discriminator="kind")]
+
+
+def _adoption_without_bark() -> type[BaseModel]:
+    class Dog(BaseModel):  # the same model name, now without `bark`
+        kind: Literal["dog"] = "dog"
+
+    class Adoption(BaseModel):
+        pet: Annotated[Cat | Dog | Bird, Field(discriminator="kind")]
+
+    return Adoption
+
+
+def test_changes_inside_a_discriminated_union_are_seen() -> None:
+    lines = _lines(Adoption, _adoption_without_bark())
+    assert "t output /properties/pet/oneOf/1/properties/bark: removed (was required) — BREAKING" in lines
+    assert any(line.startswith("t output /properties/pet/oneOf: alternative ") and "Bird" in line for line in lines)
+    assert not any("discriminator" in line and "BREAKING" in line for line in lines)
+
+
+class Owner(BaseModel):
+    age: int
+
+
+class Home(BaseModel):
+    here: Owner
+    there: Owner
+
+
+def _home_with_float_ages() -> type[BaseModel]:
+    class Owner(BaseModel):
+        age: float
+
+    class Home(BaseModel):
+        here: Owner
+        there: Owner
+
+    return Home
+
+
+def test_a_shared_definition_is_reported_where_it_is_used() -> None:
+    lines = _lines(Home, _home_with_float_ages())
+    assert lines == [
+        't output /properties/here/properties/age/type: widened from "integer" to "number" — BREAKING',
+        't output /properties/there/properties/age/type: widened from "integer" to "number" — BREAKING',
+    ]
+
+
+class Station(BaseModel):
+    name: str
+    lat: float
+
+
+class Station2(BaseModel):
+    name: str
+
+
+class Reading(BaseModel):
+    station: Station
+
+
+class Reading2(BaseModel):
+    station: Station2 | None
+
+
+def test_a_model_made_optional_and_changed_shows_both() -> None:
+    lines = _lines(Reading, Reading2)
+    assert "t output /properties/station/anyOf/0/properties/lat: removed (was required) — BREAKING" in lines
+    assert 't output /properties/station/anyOf: alternative {"type": "null"} added — BREAKING' in lines
+
+
+class Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    a: int
+    b: int | None = None
+
+
+class Closed2(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    a: int
+
+
+def test_a_closed_input_that_drops_an_argument_breaks_callers() -> None:
+    assert _lines(Closed, Closed2, "input") == [
+        "t input /properties/b: removed (was optional; the object admits no other keys) — BREAKING"
+    ]
+
+
+class Positive(BaseModel):
+    n: Annotated[int, Field(ge=0)]
+
+
+class StrictlyPositive(BaseModel):
+    n: Annotated[int, Field(gt=0)]
+
+
+def test_minimum_and_exclusive_minimum_are_one_bound() -> None:
+    assert _lines(Positive, StrictlyPositive) == [
+        "t output /properties/n/exclusiveMinimum: tightened from >= 0 to > 0 — additive"
+    ]
+    assert _lines(StrictlyPositive, Positive, "input") == [
+        "t input /properties/n/minimum: loosened from > 0 to >= 0 — additive"
+    ]
+
+
+def test_any_json_value_is_still_anything() -> None:
+    assert _lines(dict[str, Any], dict[str, JsonValue], "input") == []
+
+
+def test_deeply_nested_unions_are_quick() -> None:
+    def nest(depth: int, leaf: type) -> Any:
+        model: Any = leaf
+        for level in range(depth):
+            model = list[model] | dict[str, model] | Annotated[model, Field(title=f"level {level}")]
+        return model
+
+    started = time.perf_counter()
+    diff_schema(_schema(nest(6, int)), _schema(nest(6, float)), field="output")
+    assert time.perf_counter() - started < 2
