@@ -10,15 +10,18 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import unquote
 
 import pytest
+
+from pytest_mcp_contract._schemadiff import KINDS
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._settings import Settings
 
 PROPERTY: Final = "mcp_contract"
-KINDS: Final = ("breaking", "additive", "cosmetic")
 
 
 def record(item: pytest.Item, kind: str, **data: Any) -> None:
@@ -40,6 +43,8 @@ class ContractReport:
     """Everything recorded in this run, per tool (filled on the controller)."""
 
     tools: dict[str, ToolRecord] = field(default_factory=dict)
+    removed: dict[str, str] = field(default_factory=dict)
+    """Tools the server no longer lists: name -> what became of their snapshot file."""
 
     def add(self, report: pytest.TestReport) -> None:
         if report.when != "teardown":  # the same properties ride on every phase's report
@@ -84,6 +89,9 @@ class ContractReport:
             failed = sorted(f"{tool.name} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
             text = f"{len(checked) - len(failed)} passed, {len(failed)} failed"
             facts.append(("tool checks", text + (f": {'; '.join(failed)}" if failed else "")))
+        if self.removed:
+            text = "; ".join(f"{name} ({fate})" for name, fate in sorted(self.removed.items()))
+            facts.append(("removed tools — BREAKING", text))
         calls = sum(tool.calls for tool in self.tools.values())
         if calls:
             broken = sum(sum(tool.call_violations.values()) for tool in self.tools.values())
@@ -103,6 +111,9 @@ class ContractReport:
             )
         for tool in tools:
             out += self._section(tool)
+        if self.removed:
+            out += ["", "## Removed tools — **BREAKING**", ""]
+            out += [f"- `{name}`: {fate}" for name, fate in sorted(self.removed.items())]
         return "\n".join(out).rstrip() + "\n"
 
     def _schema_cell(self, tool: ToolRecord) -> str:
@@ -160,6 +171,21 @@ class ReportPlugin:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.report = ContractReport()
+        self.removed: list[Path] = []
+
+    @pytest.hookimpl(trylast=True)  # after the plugin has listed the tools
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        from pytest_mcp_contract._snapshots import removed_tools, server_folder
+
+        if self.settings.server is not None:
+            self.removed = removed_tools(server_folder(self.settings.snapshot_dir, self.settings.server))
+
+    def _note_removed(self, config: pytest.Config) -> None:
+        # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
+        for path in self.removed:
+            shown = path.relative_to(config.rootpath) if path.is_relative_to(config.rootpath) else path
+            fate = "is unused (pytest --snapshot-update deletes it)" if path.exists() else "was deleted"
+            self.report.removed[unquote(path.stem)] = f"no longer listed; its snapshot {shown} {fate}"
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.user_properties:
@@ -168,8 +194,9 @@ class ReportPlugin:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
+        self._note_removed(config)
         lines = self.report.terminal_lines()
-        if self.settings.report is not None and self.report.tools:
+        if self.settings.report is not None and (self.report.tools or self.report.removed):
             lines.append(f"report written to {self.settings.report}")
         if lines:
             terminalreporter.write_sep("-", "mcp contract")
@@ -181,5 +208,6 @@ class ReportPlugin:
         path = self.settings.report
         if path is None or hasattr(session.config, "workerinput"):
             return
+        self._note_removed(session.config)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.report.markdown(self.settings.target or "(set by a fixture)"), encoding="utf-8")

@@ -94,17 +94,13 @@ def diff_annotations(old: Any, new: Any) -> list[Change]:
             was, now = (default if value is _ABSENT else value for value in (before, after))
             if was != now:
                 riskier = now != safe
-                what = f"now {json_text(now)} (was {json_text(was)})" + (
+                what = f"now {render(now)} (was {render(was)})" + (
                     ": clients may stop running the tool unattended" if riskier else ""
                 )
                 changes.append(Change("annotations", f"/{key}", what, "both" if riskier else "additive"))
                 continue
         changes.append(Change("annotations", f"/{key}", _presence(old, new, key), "cosmetic"))
     return by_kind(changes)
-
-
-def json_text(value: Any) -> str:
-    return render(value)
 
 
 _ANNOTATIONS: Final = frozenset(

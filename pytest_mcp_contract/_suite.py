@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
-from pytest_mcp_contract._report import KINDS, record
-from pytest_mcp_contract._schemadiff import Change, diff_schema, diff_value
+from pytest_mcp_contract._report import record
+from pytest_mcp_contract._schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 from pytest_mcp_contract._violations import ContractViolationError
 
 if TYPE_CHECKING:
@@ -188,26 +189,30 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
         # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
         warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
         matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
-    updating = bool(request.config.option.update_snapshots)
+    option = request.config.option
+    updating = bool(option.update_snapshots)
     if before is None:
-        state = "created" if updating else "missing"
+        # --snapshot-update-new-only writes missing snapshots too (syrupy then counts the assertion as passed)
+        state = "created" if updating or option.update_new_snapshots_only else "missing"
     elif before == serialize(data):
         state = "matched"
     else:
         state = "updated" if updating else "changed"
-    changes, old = _changes(before, data) if state in ("changed", "updated") else ([], None)
+    differs = state in ("changed", "updated")
+    changes, old = _changes(before, data) if differs else ([], None)
+    diff = _diff(before, data, path) if differs else ""
+    shown = _shown(path, request.config)
     record(
         request.node,
         "schema",
         tool=tool_name,
         state=state,
-        file=_shown(path, request.config),
+        file=shown,
         changes=[_change_record(change) for change in changes],
-        diff=_diff(before, data, path) if state in ("changed", "updated") else "",
+        diff=diff,
     )
     if matched or updating:
         return
-    shown = _shown(path, request.config)
     if before is None:
         raise SnapshotProblem(
             f"tool {tool_name!r} has no schema snapshot yet ({shown}).\n"
@@ -219,7 +224,7 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
             "It was left as it is. Repair it by hand, or rewrite it from the server with: "
             f"pytest --snapshot-update -k {_keyword(tool_name)}"
         )
-    raise SnapshotProblem(_changed_message(tool_name, changes, _diff(before, data, path), shown))
+    raise SnapshotProblem(_changed_message(tool_name, changes, diff, shown))
 
 
 _UNREADABLE: Final = object()
@@ -237,24 +242,33 @@ def _changes(before: str | None, data: dict[str, Any]) -> tuple[list[Change], An
         return [Change("snapshot", "", "the file does not hold an object of fields", "both")], old
     changes: list[Change] = []
     for name in sorted(data.keys() | old.keys(), key=lambda field: (field != "output_schema", field)):
-        was, now = old.get(name), data.get(name)
-        if name == "output_schema":
-            changes += diff_schema(was, now, field="output") if was and now else _presence(name, was, now, "output")
-        elif name == "input_schema":
-            changes += diff_schema(was, now, field="input") if was and now else _presence(name, was, now, "input")
+        label = _LABELS.get(name, name)
+        if name not in old:  # a field just added to mcp_contract_snapshot_fields: nothing to compare with
+            changes.append(Change(label, "", "not recorded in the snapshot yet", "cosmetic"))
+        elif name not in data:
+            changes.append(Change(label, "", "no longer snapshotted (not in mcp_contract_snapshot_fields)", "cosmetic"))
         else:
-            changes += diff_value(was, now, field=name)
-    return sorted(changes, key=lambda change: KINDS.index(change.kind)), old
+            changes += _field_changes(name, label, old[name], data[name])
+    return by_kind(changes), old
 
 
-def _presence(name: str, was: Any, now: Any, field: str) -> list[Change]:
+_LABELS: Final = {"output_schema": "output", "input_schema": "input"}
+
+
+def _field_changes(name: str, label: str, was: Any, now: Any) -> list[Change]:
+    if name == "annotations":
+        return diff_annotations(was, now)
+    if label not in ("output", "input"):
+        return diff_value(was, now, field=name)
+    if was and now:
+        return diff_schema(was, now, field="output" if label == "output" else "input")
     if was == now:
         return []
     if now is None:
-        return [Change(field, "", f"{name} removed: the tool no longer publishes one", "widen")]
+        return [Change(label, "", f"{name} removed: the tool no longer publishes one", "widen")]
     if was is None:
-        return [Change(field, "", f"{name} added: the tool now publishes one", "narrow")]
-    return [Change(field, "", f"{name} changed", "both")]
+        return [Change(label, "", f"{name} added: the tool now publishes one", "narrow")]
+    return [Change(label, "", f"{name} changed", "both")]
 
 
 def _changed_message(tool_name: str, changes: list[Change], diff: str, shown: str) -> str:
@@ -268,7 +282,7 @@ def _changed_message(tool_name: str, changes: list[Change], diff: str, shown: st
     lines += ["", f"Diff of {shown} (- snapshot, + server):", diff.rstrip("\n"), ""]
     lines.append(
         "If the change is intended, accept it with: pytest --snapshot-update -k "
-        f"{_keyword(tool_name)} (then commit the file); otherwise restore the tool's return type."
+        f"{_keyword(tool_name)} (then commit the file); otherwise undo the change to the tool."
     )
     return "\n".join(lines)
 
@@ -291,8 +305,13 @@ def _change_record(change: Change) -> dict[str, str]:
 
 
 def _keyword(tool_name: str) -> str:
-    # -k matches item names; quoting keeps shells and pytest's expression parser happy.
-    return f"'schema and {tool_name}'" if tool_name.isidentifier() else "schema"
+    """A ``-k`` expression that picks just this tool's schema item, quoted for the shell."""
+    # -k is a substring match on the item name; the brackets keep "get" from also picking "get_all".
+    # A name pytest's expression parser cannot read (spaces, quotes) falls back to all schema items.
+    return f"'schema[{tool_name}]'" if _K_WORD.fullmatch(tool_name) else "schema"
+
+
+_K_WORD: Final = re.compile(r"[\w:+\-./\\]+")
 
 
 def _shown(path: Path, config: pytest.Config) -> str:

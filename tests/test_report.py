@@ -79,6 +79,38 @@ def test_accepting_the_change_is_reported_as_updated(changed: Project) -> None:
     assert "| `get_weather` | **BREAKING** updated (2 breaking, 1 additive) | passed | 1 | — |" in report.read_text()
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
+def test_a_removed_tool_is_reported_as_breaking(changed: Project, workers: list[str]) -> None:
+    changed.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    changed.tests("def test_nothing():\n    pass\n")
+    report = changed.pytester.path / "report.md"
+    result = changed.run(*workers, "--mcp-contract-report", str(report))
+    result.stdout.fnmatch_lines(
+        [
+            "schema snapshots: 1 matched",
+            "removed tools — BREAKING: ping (no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json "
+            "is unused (pytest --snapshot-update deletes it))",
+        ]
+    )
+    assert report.read_text().endswith(
+        "## Removed tools — **BREAKING**\n\n"
+        "- `ping`: no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json is unused "
+        "(pytest --snapshot-update deletes it)\n"
+    )
+    result = changed.run(*workers, "--snapshot-update", "--mcp-contract-report", str(report))
+    result.stdout.fnmatch_lines(
+        [
+            "removed tools — BREAKING: ping (no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json "
+            "was deleted)"
+        ]
+    )
+    assert "- `ping`: no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json was deleted\n" in (
+        report.read_text()
+    )
+    result = changed.run(*workers)
+    result.stdout.no_fnmatch_line("removed tools*")
+
+
 def test_violations_in_calls_are_counted_per_check(project: Project) -> None:
     from conftest import target
 

@@ -56,7 +56,7 @@ def test_a_missing_snapshot_says_how_to_create_it(weather: Project) -> None:
         [
             "*_ mcp-contract::schema[[]get_weather[]] _*",
             "tool 'get_weather' has no schema snapshot yet (mcp_contract_snapshots/weather/get_weather.json).",
-            "Record it with: pytest --snapshot-update -k 'schema and get_weather'",
+            "Record it with: pytest --snapshot-update -k 'schema[get_weather]'",
         ]
     )
     assert not _snapshots(weather).exists()  # nothing is written without --snapshot-update
@@ -112,8 +112,8 @@ def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: P
     result.stdout.fnmatch_lines(
         [
             '-      "humidity": {',
-            "If the change is intended, accept it with: pytest --snapshot-update -k 'schema and get_weather' "
-            "(then commit the file); otherwise restore the tool's return type.",
+            "If the change is intended, accept it with: pytest --snapshot-update -k 'schema[get_weather]' "
+            "(then commit the file); otherwise undo the change to the tool.",
         ]
     )
     assert (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8") == before
@@ -122,6 +122,17 @@ def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: P
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 snapshot updated."])
     assert '"wind"' in (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
     weather.run().assert_outcomes(passed=4)
+
+
+def test_update_new_only_records_missing_snapshots_and_keeps_changed_ones(weather: Project) -> None:
+    weather.run("--snapshot-update", "-k", "schema[get_weather]").assert_outcomes(passed=1, deselected=3)
+    before = (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
+    weather.pytester.makepyfile(weather=V2)
+    result = weather.run("--snapshot-update-new-only")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["schema snapshots: 1 changed, 1 created (2 breaking changes)"])
+    assert (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8") == before
+    assert (_snapshots(weather) / "ping.json").is_file()
 
 
 def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project) -> None:
@@ -156,26 +167,35 @@ def test_a_broken_snapshot_file_is_named_and_never_overwritten(weather: Project)
     weather.run("--snapshot-update").assert_outcomes(passed=4)
     target = _snapshots(weather) / "ping.json"
     target.write_text('{"output_schema": {"type": "object",}}\n', encoding="utf-8")
-    result = weather.run("-k", "schema and ping")
+    result = weather.run("-k", "schema[ping]")
     result.assert_outcomes(failed=1, deselected=3)
     result.stdout.fnmatch_lines(
         [
             "the snapshot file mcp_contract_snapshots/weather/ping.json of tool 'ping' is not valid JSON (line 1, "
             "column 37: Expecting property name enclosed in double quotes).",
             "It was left as it is. Repair it by hand, or rewrite it from the server with: "
-            "pytest --snapshot-update -k 'schema and ping'",
+            "pytest --snapshot-update -k 'schema[ping]'",
         ]
     )
     assert target.read_text(encoding="utf-8") == '{"output_schema": {"type": "object",}}\n'
-    weather.run("--snapshot-update", "-k", "schema and ping").assert_outcomes(passed=1, deselected=3)
+    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=3)
     assert json.loads(target.read_text(encoding="utf-8"))["output_schema"]["title"] == "pingOutput"
+
+
+def test_the_suggested_command_records_just_that_tool(weather: Project) -> None:
+    # "ping" is a prefix of "ping_twice": the suggested -k must not pick both.
+    weather.pytester.makepyfile(weather=V1 + "\n@mcp.tool()\ndef ping_twice() -> str:\n    return 'pong pong'\n")
+    result = weather.run("-k", "schema")
+    result.stdout.fnmatch_lines(["Record it with: pytest --snapshot-update -k 'schema[[]ping[]]'"])
+    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=5)
+    assert sorted(path.name for path in _snapshots(weather).iterdir()) == ["ping.json"]
 
 
 def test_a_hand_reformatted_snapshot_is_a_layout_only_difference(weather: Project) -> None:
     weather.run("--snapshot-update").assert_outcomes(passed=4)
     target = _snapshots(weather) / "ping.json"
     target.write_text(json.dumps(json.loads(target.read_text(encoding="utf-8"))) + "\n", encoding="utf-8")
-    result = weather.run("-k", "schema and ping")
+    result = weather.run("-k", "schema[ping]")
     result.stdout.fnmatch_lines(
         ["the snapshot of tool 'ping' differs only in layout (key order, indentation).", "", "Diff of *"]
     )
@@ -188,11 +208,52 @@ def test_extra_fields_and_another_folder(weather: Project) -> None:
         mcp_contract_snapshot_dir="contract/schemas",
         mcp_contract_snapshot_fields="input_schema description",
     )
-    weather.run("--snapshot-update", "-k", "schema and ping").assert_outcomes(passed=1, deselected=3)
+    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=3)
     saved = json.loads((weather.pytester.path / "contract" / "schemas" / "weather" / "ping.json").read_text("utf-8"))
     assert sorted(saved) == ["description", "input_schema", "output_schema"]
     assert saved["input_schema"] == {"properties": {}, "title": "pingArguments", "type": "object"}
     assert saved["description"] == ""
+
+
+def test_a_newly_snapshotted_field_is_not_a_breaking_change(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_fields="input_schema")
+    result = weather.run("-k", "schema[ping]")
+    result.assert_outcomes(failed=1, deselected=3)
+    result.stdout.fnmatch_lines(
+        [
+            "the schema of tool 'ping' changed (1 cosmetic):",
+            "  ping input /: not recorded in the snapshot yet — cosmetic",
+        ]
+    )
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.configure("weather.py:mcp", suite=True)
+    result = weather.run("-k", "schema[ping]")
+    result.stdout.fnmatch_lines(
+        ["  ping input /: no longer snapshotted (not in mcp_contract_snapshot_fields) — cosmetic"]
+    )
+
+
+def test_a_tool_hint_turning_unsafe_is_breaking(weather: Project) -> None:
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_fields="annotations")
+    safe = V1.replace(
+        "@mcp.tool()\ndef ping", "@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True, title='Ping'))\ndef ping"
+    )
+    weather.pytester.makepyfile(weather="from mcp.types import ToolAnnotations\n" + safe)
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.pytester.makepyfile(
+        weather="from mcp.types import ToolAnnotations\n"
+        + safe.replace("readOnlyHint=True, title='Ping'", "title='Pong'")
+    )
+    result = weather.run("-k", "schema[ping]")
+    result.stdout.fnmatch_lines(
+        [
+            "the schema of tool 'ping' changed (1 breaking, 1 cosmetic):",
+            "  ping annotations /readOnlyHint: now false (was true): clients may stop running the tool unattended"
+            " — BREAKING",
+            '  ping annotations /title: changed from "Ping" to "Pong" — cosmetic',
+        ]
+    )
 
 
 def test_unknown_snapshot_field_is_a_usage_error(weather: Project) -> None:
