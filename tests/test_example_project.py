@@ -61,18 +61,24 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
     assert [name for name in before if before[name] != after[name]] == ["get_weather.json"]  # a one-file diff
 
 
-def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: Path) -> None:
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
+def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: Path, workers: list[str]) -> None:
     server = example / "src" / "weather_service" / "server.py"
     _edit(server, "@mcp.tool()\ndef city_temperatures", "def city_temperatures")
     _edit(example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
-    result = _run(pytester, example, "--snapshot-details")
+    report = example / "contract-report.md"
+    result = _run(pytester, example, *workers, "--snapshot-details", "--mcp-contract-report", str(report))
     result.assert_outcomes(passed=29)
     assert result.ret == 1
+    gone = "city_temperatures (no longer listed; its snapshot mcp_contract_snapshots/weather/city_temperatures.json"
     result.stdout.fnmatch_lines(
         [
+            f"removed tools — BREAKING: {gone} is unused (pytest --snapshot-update deletes it))",
             "6 snapshots passed. 1 snapshot unused.",
             "Unused city_temperatures (mcp_contract_snapshots/weather/city_temperatures.json)",
         ]
     )
-    _run(pytester, example, "--snapshot-update").stdout.fnmatch_lines(["*1 unused snapshot deleted.*"])
+    assert "## Removed tools — **BREAKING**\n\n- `city_temperatures`: no longer listed;" in report.read_text()
+    result = _run(pytester, example, *workers, "--snapshot-update")
+    result.stdout.fnmatch_lines(["*1 unused snapshot deleted.*"])
     assert not (example / "mcp_contract_snapshots" / "weather" / "city_temperatures.json").exists()
