@@ -1,8 +1,12 @@
-"""The contract report: what each test saw, gathered per tool, for the terminal and a Markdown file.
+"""The contract report: what each test saw, gathered per server and tool, for the terminal and a Markdown file.
 
 Tests record what they saw in ``item.user_properties`` (which pytest-xdist carries to the
 controller, and JUnit XML writes out); the controller reads them from the reports it receives,
 so the summary and the file are the same with or without ``-n``.
+
+A violation found in a call of a test that passed was expected by that test (``pytest.raises``,
+``.check()``); it is counted apart, so a green run that asserts known defects does not read as
+a broken server.
 """
 
 from __future__ import annotations
@@ -36,55 +40,65 @@ class ToolRecord:
     checks: list[str] | None = None
     calls: int = 0
     call_violations: Counter[str] = field(default_factory=Counter)
+    """Violations in calls of tests that failed."""
+    expected_violations: Counter[str] = field(default_factory=Counter)
+    """Violations in calls of tests that passed all the same: the test expected them."""
 
 
 @dataclass
 class ContractReport:
-    """Everything recorded in this run, per tool (filled on the controller)."""
+    """Everything recorded in this run, per server and tool (filled on the controller)."""
 
-    tools: dict[str, ToolRecord] = field(default_factory=dict)
+    main: str = ""
+    """The configured server's name: it comes first, and the suite's records are about it."""
+    servers: dict[str, dict[str, ToolRecord]] = field(default_factory=dict)
     removed: dict[str, str] = field(default_factory=dict)
-    """Tools the server no longer lists: name -> what became of their snapshot file."""
+    """Tools the configured server no longer lists: name -> what became of their snapshot file."""
+    _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
+        if report.failed:
+            self._failed.add(report.nodeid)
         if report.when != "teardown":  # the same properties ride on every phase's report
             return
+        passed = report.nodeid not in self._failed
         for name, value in report.user_properties:
             if name != PROPERTY:
                 continue
             data = json.loads(str(value))
-            tool = self.tools.setdefault(data["tool"], ToolRecord(data["tool"]))
+            tools = self.servers.setdefault(data.get("server", self.main), {})
+            tool = tools.setdefault(data["tool"], ToolRecord(data["tool"]))
             if data["kind"] == "schema":
                 tool.schema = data
             elif data["kind"] == "checks":
                 tool.checks = data["violations"]
             elif data["kind"] == "call":
                 tool.calls += 1
-                tool.call_violations.update(data["violations"])
+                (tool.expected_violations if passed else tool.call_violations).update(data["violations"])
+
+    @property
+    def empty(self) -> bool:
+        return not self.servers and not self.removed
+
+    def _all(self) -> list[ToolRecord]:
+        return [tool for tools in self.servers.values() for tool in tools.values()]
 
     # --- reading -----------------------------------------------------------------------------
-
-    def _states(self) -> Counter[str]:
-        return Counter(tool.schema["state"] for tool in self.tools.values() if tool.schema)
-
-    def _change_counts(self, tool: ToolRecord) -> Counter[str]:
-        return Counter(change["kind"] for change in (tool.schema or {}).get("changes", []))
-
-    def _breaking(self) -> int:
-        return sum(self._change_counts(tool)["breaking"] for tool in self.tools.values())
 
     def terminal_lines(self) -> list[str]:
         return [f"{label}: {text}" for label, text in self._facts()]
 
     def _facts(self) -> list[tuple[str, str]]:
+        tools = self._all()
         facts: list[tuple[str, str]] = []
-        if self._states():
-            text = ", ".join(f"{count} {state}" for state, count in sorted(self._states().items()))
-            breaking = self._breaking()
+        states = Counter(tool.schema["state"] for tool in tools if tool.schema)
+        if states:
+            text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
+            breaking = sum(_change_counts(tool)["breaking"] for tool in tools)
             if breaking:
                 text += f" ({_plural(breaking, 'breaking change')})"
             facts.append(("schema snapshots", text))
-        checked = [tool for tool in self.tools.values() if tool.checks is not None]
+        checked = [tool for tool in tools if tool.checks is not None]
         if checked:
             failed = sorted(f"{tool.name} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
             text = f"{len(checked) - len(failed)} passed, {len(failed)} failed"
@@ -92,73 +106,93 @@ class ContractReport:
         if self.removed:
             text = "; ".join(f"{name} ({fate})" for name, fate in sorted(self.removed.items()))
             facts.append(("removed tools — BREAKING", text))
-        calls = sum(tool.calls for tool in self.tools.values())
+        calls = sum(tool.calls for tool in tools)
         if calls:
-            broken = sum(sum(tool.call_violations.values()) for tool in self.tools.values())
-            facts.append(("tool calls checked", f"{calls}, violations: {broken}"))
+            expected = sum(sum(tool.expected_violations.values()) for tool in tools)
+            found = sum(sum(tool.call_violations.values()) for tool in tools) + expected
+            text = f"{calls}, violations: {found}"
+            if expected:
+                text += f" ({expected} in passing tests, so expected)"
+            facts.append(("tool calls checked", text))
         return facts
 
-    def markdown(self, server: str) -> str:
-        tools = sorted(self.tools.values(), key=lambda tool: tool.name)
-        out = ["# MCP contract report", "", f"Server `{server}`, {_plural(len(tools), 'tool')}.", ""]
+    def markdown(self, target: str) -> str:
+        listed = len(self.servers.get(self.main, {}))
+        about = f" (`{self.main}`): {_plural(listed, 'tool')}" if listed else ""
+        out = ["# MCP contract report", "", f"Configured server `{target}`{about}.", ""]
         out += [f"- {label.capitalize()}: {text}" for label, text in self._facts()]
-        out.append("")
-        out += ["| tool | schema snapshot | tool checks | calls | violations in calls |", "|---|---|---|---|---|"]
-        for tool in tools:
-            out.append(
-                f"| `{tool.name}` | {self._schema_cell(tool)} | {self._checks_cell(tool)} | {tool.calls} "
-                f"| {self._violations_cell(tool.call_violations)} |"
-            )
-        for tool in tools:
-            out += self._section(tool)
+        several = len(self.servers) > 1
+        for server in sorted(self.servers, key=lambda name: (name != self.main, name)):
+            tools = sorted(self.servers[server].values(), key=lambda tool: tool.name)
+            if several:
+                out += ["", f"## Server `{server}`" + (" (configured)" if server == self.main else "")]
+            out += ["", "| tool | schema snapshot | tool checks | calls | violations in calls |", _RULE]
+            for tool in tools:
+                out.append(
+                    f"| `{tool.name}` | {_schema_cell(tool)} | {_checks_cell(tool)} | {tool.calls} "
+                    f"| {_violations_cell(tool)} |"
+                )
+            for tool in tools:
+                out += _section(tool, "###" if several else "##")
         if self.removed:
             out += ["", "## Removed tools — **BREAKING**", ""]
             out += [f"- `{name}`: {fate}" for name, fate in sorted(self.removed.items())]
         return "\n".join(out).rstrip() + "\n"
 
-    def _schema_cell(self, tool: ToolRecord) -> str:
-        if tool.schema is None:
-            return "—"
-        counts = self._change_counts(tool)
-        detail = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind])
-        state = tool.schema["state"]
-        mark = "**BREAKING** " if counts["breaking"] and state in ("changed", "updated") else ""
-        return f"{mark}{state}" + (f" ({detail})" if detail else "")
 
-    @staticmethod
-    def _checks_cell(tool: ToolRecord) -> str:
-        if tool.checks is None:
-            return "—"
-        return "passed" if not tool.checks else "failed: " + ", ".join(f"`{check}`" for check in tool.checks)
+_RULE: Final = "|---|---|---|---|---|"
 
-    @staticmethod
-    def _violations_cell(violations: Counter[str]) -> str:
-        if not violations:
-            return "—"
-        return ", ".join(f"`{check}` x{count}" for check, count in sorted(violations.items()))
 
-    def _section(self, tool: ToolRecord) -> list[str]:
-        schema = tool.schema or {}
-        changes = schema.get("changes", [])
-        if not changes and not tool.checks and not tool.call_violations and schema.get("state") != "missing":
-            return []
-        blocks = [f"## `{tool.name}`"]  # paragraphs, joined by blank lines below
-        if schema:
-            blocks.append(f"Schema snapshot `{schema['file']}`: {schema['state']}.")
-        for kind in KINDS:
-            listed = [change for change in changes if change["kind"] == kind]
-            if listed:
-                blocks.append(f"**{kind.capitalize()}**")
-                blocks.append("\n".join(f"- `{c['field']} {c['path'] or '/'}`: {c['what']}" for c in listed))
-        if schema.get("diff"):
-            blocks.append("<details><summary>Snapshot diff</summary>")
-            blocks.append("```diff\n" + schema["diff"].rstrip("\n") + "\n```")
-            blocks.append("</details>")
-        if tool.checks:
-            blocks.append("Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + ".")
-        if tool.call_violations:
-            blocks.append(f"Violations in calls: {self._violations_cell(tool.call_violations)}.")
-        return ["", "\n\n".join(blocks)]
+def _change_counts(tool: ToolRecord) -> Counter[str]:
+    return Counter(change["kind"] for change in (tool.schema or {}).get("changes", []))
+
+
+def _schema_cell(tool: ToolRecord) -> str:
+    if tool.schema is None:
+        return "—"
+    counts = _change_counts(tool)
+    detail = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind])
+    state = tool.schema["state"]
+    mark = "**BREAKING** " if counts["breaking"] and state in ("changed", "updated") else ""
+    return f"{mark}{state}" + (f" ({detail})" if detail else "")
+
+
+def _checks_cell(tool: ToolRecord) -> str:
+    if tool.checks is None:
+        return "—"
+    return "passed" if not tool.checks else "failed: " + ", ".join(f"`{check}`" for check in tool.checks)
+
+
+def _violations_cell(tool: ToolRecord) -> str:
+    cells = [f"`{check}` x{count}" for check, count in sorted(tool.call_violations.items())]
+    cells += [f"`{check}` x{count} (expected)" for check, count in sorted(tool.expected_violations.items())]
+    return ", ".join(cells) or "—"
+
+
+def _section(tool: ToolRecord, heading: str) -> list[str]:
+    """A paragraph per tool with something to review; expected violations stay in the table."""
+    schema = tool.schema or {}
+    changes = schema.get("changes", [])
+    if not changes and not tool.checks and not tool.call_violations and schema.get("state") != "missing":
+        return []
+    blocks = [f"{heading} `{tool.name}`"]  # paragraphs, joined by blank lines below
+    if schema:
+        blocks.append(f"Schema snapshot `{schema['file']}`: {schema['state']}.")
+    for kind in KINDS:
+        listed = [change for change in changes if change["kind"] == kind]
+        if listed:
+            blocks.append(f"**{kind.capitalize()}**")
+            blocks.append("\n".join(f"- `{c['field']} {c['path'] or '/'}`: {c['what']}" for c in listed))
+    if schema.get("diff"):
+        blocks.append("<details><summary>Snapshot diff</summary>")
+        blocks.append("```diff\n" + schema["diff"].rstrip("\n") + "\n```")
+        blocks.append("</details>")
+    if tool.checks:
+        blocks.append("Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + ".")
+    if tool.call_violations:
+        found = ", ".join(f"`{check}` x{count}" for check, count in sorted(tool.call_violations.items()))
+        blocks.append(f"Violations in calls of failing tests: {found}.")
+    return ["", "\n\n".join(blocks)]
 
 
 def _plural(count: int, noun: str) -> str:
@@ -172,6 +206,10 @@ class ReportPlugin:
         self.settings = settings
         self.report = ContractReport()
         self.removed: list[Path] = []
+        if settings.server is not None:  # the SDK is loaded already then
+            from pytest_mcp_contract._session import server_name
+
+            self.report.main = server_name(settings.server)
 
     @pytest.hookimpl(trylast=True)  # after the plugin has listed the tools
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -188,15 +226,14 @@ class ReportPlugin:
             self.report.removed[unquote(path.stem)] = f"no longer listed; its snapshot {shown} {fate}"
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.user_properties:
-            self.report.add(report)
+        self.report.add(report)
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
         self._note_removed(config)
         lines = self.report.terminal_lines()
-        if self.settings.report is not None and (self.report.tools or self.report.removed):
+        if self.settings.report is not None and not self.report.empty:
             lines.append(f"report written to {self.settings.report}")
         if lines:
             terminalreporter.write_sep("-", "mcp contract")

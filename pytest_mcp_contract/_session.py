@@ -24,8 +24,8 @@ from pytest_mcp_contract._violations import ContractViolationError, Violation
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
 
-Observer = Callable[[str, list[Violation]], None]
-"""Told about every checked call: the tool's name and the violations found (the report uses it)."""
+Observer = Callable[[str, str, list[Violation]], None]
+"""Told about every checked call: the server's name, the tool's and the violations found (for the report)."""
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
@@ -38,6 +38,11 @@ def is_server(candidate: object) -> bool:
 
 def is_server_class(candidate: type) -> bool:
     return issubclass(candidate, MCPServer | Server)
+
+
+def server_name(server: object) -> str:
+    """The name a server gives itself (``MCPServer("weather")`` is ``weather``), else its type's."""
+    return str(getattr(server, "name", "") or type(server).__name__)
 
 
 def server_label(server: object) -> str:
@@ -183,7 +188,7 @@ class ContractSession:
         __tracebackhide__ = True
         violations = self.check(name, answer.result, expect_error=expect_error, cause=answer.cause)
         if self.observer is not None:
-            self.observer(name, violations)
+            self.observer(server_name(self.server), name, violations)
         if violations:
             raise ContractViolationError(violations, tool=name, arguments=arguments)
         return answer.result
@@ -198,7 +203,7 @@ class ContractSession:
         message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
         violations = [Violation("tool-error", name, message)]
         if self.observer is not None:
-            self.observer(name, violations)
+            self.observer(server_name(self.server), name, violations)
         raise ContractViolationError(violations, tool=name, arguments=arguments) from error
 
 

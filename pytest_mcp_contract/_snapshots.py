@@ -39,7 +39,9 @@ def remember_listing(folder: Path, tool_names: list[str]) -> None:
 
 def server_folder(base: Path, server: object) -> Path:
     """Each server's snapshots in a folder of their own, named after the server."""
-    return base / file_stem(str(getattr(server, "name", "") or "server"))
+    from pytest_mcp_contract._session import server_name
+
+    return base / file_stem(server_name(server))
 
 
 def removed_tools(folder: Path) -> list[Path]:

@@ -159,6 +159,12 @@ def _client(request: pytest.FixtureRequest) -> McpContract:
     return client
 
 
+def _name(settings: Settings) -> str:
+    from pytest_mcp_contract._session import server_name
+
+    return server_name(settings.server)
+
+
 def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
     __tracebackhide__ = True
     tool = _client(request).tools.get(tool_name)
@@ -172,7 +178,7 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     from pytest_mcp_contract._checks import check_tool
 
     violations = check_tool(_listed(request, tool_name), server=settings.server)
-    record(request.node, "checks", tool=tool_name, violations=[v.check for v in violations])
+    record(request.node, "checks", server=_name(settings), tool=tool_name, violations=[v.check for v in violations])
     if violations:
         raise ContractViolationError(violations, tool=tool_name, called=False)
 
@@ -205,6 +211,7 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
     record(
         request.node,
         "schema",
+        server=_name(settings),
         tool=tool_name,
         state=state,
         file=shown,

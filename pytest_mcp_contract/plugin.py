@@ -119,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SETTINGS] = settings
     config.pluginmanager.register(ReportPlugin(settings), "mcp_contract_report")
     config.stash[CURRENT_ITEM] = None
-    config.stash[POOL] = SessionPool(settings, observer=lambda tool, found: _record_call(config, tool, found))
+    config.stash[POOL] = SessionPool(settings, observer=lambda *call: _record_call(config, *call))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -165,10 +165,10 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
         item.config.stash[CURRENT_ITEM] = None
 
 
-def _record_call(config: pytest.Config, tool: str, found: list[Violation]) -> None:
+def _record_call(config: pytest.Config, server: str, tool: str, found: list[Violation]) -> None:
     item = config.stash.get(CURRENT_ITEM, None)
     if item is not None:
-        record(item, "call", tool=tool, violations=[violation.check for violation in found])
+        record(item, "call", server=server, tool=tool, violations=[violation.check for violation in found])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -46,7 +46,7 @@ def test_summary_and_report_tell_the_story(changed: Project, workers: list[str])
     text = report.read_text(encoding="utf-8")
     assert text.startswith(
         "# MCP contract report\n\n"
-        "Server `weather.py:mcp`, 2 tools.\n\n"
+        "Configured server `weather.py:mcp` (`weather`): 2 tools.\n\n"
         "- Schema snapshots: 1 changed, 1 matched (2 breaking changes)\n"
         "- Tool checks: 2 passed, 0 failed\n"
         "- Tool calls checked: 3, violations: 0\n\n"
@@ -119,18 +119,77 @@ def test_violations_in_calls_are_counted_per_check(project: Project) -> None:
         """
         import pytest
 
+        from pytest_mcp_contract import ContractViolationError
+
         @pytest.mark.parametrize("tool", ["good", "mismatch", "mismatch", "bad_type"])
         def test_calls(mcp_contract, tool):
             mcp_contract.call_tool(tool)
+
+        def test_known_defect(mcp_contract):
+            with pytest.raises(ContractViolationError):
+                mcp_contract.call_tool("mismatch")
         """
     )
     report = project.pytester.path / "report.md"
     result = project.run("--mcp-contract-report", str(report))
-    result.assert_outcomes(passed=1, failed=3)
-    result.stdout.fnmatch_lines(["tool calls checked: 4, violations: 3"])
+    result.assert_outcomes(passed=2, failed=3)
+    result.stdout.fnmatch_lines(["tool calls checked: 5, violations: 4 (1 in passing tests, so expected)"])
     text = report.read_text()
-    assert "| `mismatch` | — | — | 2 | `content-mismatch` x2 |" in text
-    assert "## `bad_type`\n\nViolations in calls: `structured-invalid` x1." in text
+    assert "| `mismatch` | — | — | 3 | `content-mismatch` x2, `content-mismatch` x1 (expected) |" in text
+    assert "## `bad_type`\n\nViolations in calls of failing tests: `structured-invalid` x1." in text
+
+
+def test_a_green_run_that_asserts_known_defects_reads_as_green(project: Project) -> None:
+    from conftest import target
+
+    project.configure(target("wire"))
+    project.tests(
+        """
+        import pytest
+        from pytest_mcp_contract import ContractViolationError
+
+        def test_known_defect(mcp_contract):
+            with pytest.raises(ContractViolationError):
+                mcp_contract.call_tool("bad_type")
+        """
+    )
+    report = project.pytester.path / "report.md"
+    result = project.run("--mcp-contract-report", str(report))
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 in passing tests, so expected)"])
+    text = report.read_text()
+    assert "| `bad_type` | — | — | 1 | `structured-invalid` x1 (expected) |" in text
+    assert "## `bad_type`" not in text  # nothing for a reviewer to act on
+
+
+def test_calls_to_other_servers_get_their_own_table(project: Project) -> None:
+    from conftest import target
+
+    project.pytester.makepyfile(weather=V1)
+    project.configure("weather.py:mcp", suite=True)
+    project.run("--snapshot-update").assert_outcomes(passed=4)
+    wire = target("wire")
+    project.tests(
+        f"""
+        import pytest
+        from pytest_mcp_contract._target import load_target
+
+        @pytest.fixture
+        def mcp_contract_server():
+            return load_target({wire!r}, __import__("pathlib").Path("."))
+
+        def test_other(mcp_contract):
+            mcp_contract.call_tool("good")
+        """
+    )
+    report = project.pytester.path / "report.md"
+    project.run("--mcp-contract-report", str(report)).assert_outcomes(passed=5)
+    text = report.read_text()
+    assert text.startswith("# MCP contract report\n\nConfigured server `weather.py:mcp` (`weather`): 2 tools.\n")
+    configured = text.index("## Server `weather` (configured)\n\n| tool |")
+    other = text.index("## Server `wire`\n\n| tool |")
+    assert configured < text.index("| `ping` | matched | passed | 0 | — |") < other
+    assert other < text.index("| `good` | — | — | 1 | — |")
 
 
 def test_junit_xml_carries_the_records(changed: Project) -> None:
