@@ -70,6 +70,19 @@ def test_the_marker_selects_and_deselects_the_suite(weather: Project) -> None:
     result.assert_outcomes(passed=1, deselected=4)
 
 
+def test_last_failed_reruns_just_the_failed_suite_item(weather: Project) -> None:
+    # The cache plugin matches items by their parsed node id; ours must parse like pytest's own.
+    weather.pytester.makeini("[pytest]\nmcp_contract_server = weather.py:mcp\n")
+    weather.run("--snapshot-update").assert_outcomes(passed=4, failed=1)
+    result = weather.run("--lf")
+    result.assert_outcomes(failed=1, deselected=4)
+    result.stdout.fnmatch_lines(
+        ["run-last-failure: rerun previous 1 failure*", "FAILED mcp-contract::checks[[]last_sync[]]*"]
+    )
+    weather.run("--sw").assert_outcomes(passed=4, failed=1)
+    weather.run("--sw").assert_outcomes(failed=1, deselected=4)
+
+
 def test_marker_is_registered(weather: Project) -> None:
     result = weather.run("--markers")
     result.stdout.fnmatch_lines(
