@@ -1,0 +1,159 @@
+"""Wall time of the generated contract suite against a hand-rolled schema check with the raw SDK.
+
+Run it with ``python benchmarks/suite.py`` (add ``--rounds N`` for a longer run, ``--tools N`` for
+another server size). It writes a throwaway project holding an ``MCPServer`` with N tools (a
+``BaseModel``, a ``list[Model]``, a ``TypedDict`` and a scalar return, in turn) and times, interleaved
+round by round, pytest runs in fresh processes of this interpreter:
+
+* ``hand-rolled``: one test that lists the tools with the SDK's ``Client`` and compares each
+  ``output_schema``, dumped as sorted JSON, with a file: the least a team could write by hand,
+  with no checks, no classified diff and no report;
+* ``suite``: the plugin's generated suite, ``pytest -m mcp_contract`` (a snapshot item and a
+  checks item per tool, through syrupy);
+* ``suite -n 2``: the same under pytest-xdist with two workers.
+
+Both start pytest with the plugin installed, so interpreter and SDK start-up are in both; the
+ratio printed is suite time / hand-rolled time (medians over rounds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+SERVER = """
+from typing import TypedDict
+
+from mcp.server import MCPServer
+from pydantic import BaseModel, Field
+
+mcp = MCPServer("bench", log_level="WARNING")
+
+
+class Reading(BaseModel):
+    station: str
+    temperature: float = Field(description="Degrees Celsius")
+    humidity: int = Field(ge=0, le=100)
+    tags: list[str] = []
+
+
+class Summary(TypedDict):
+    city: str
+    high: float
+    low: float
+
+
+def _register(index: int) -> None:
+    kind = index % 4
+    if kind == 0:
+        def tool(city: str) -> Reading:
+            return Reading(station=city, temperature=1.0, humidity=50)
+    elif kind == 1:
+        def tool(city: str) -> list[Reading]:
+            return [Reading(station=city, temperature=1.0, humidity=50)]
+    elif kind == 2:
+        def tool(city: str) -> Summary:
+            return Summary(city=city, high=2.0, low=1.0)
+    else:
+        def tool(city: str) -> float:
+            return 1.0
+    mcp.tool(name=f"tool_{index:03}")(tool)
+
+
+for _index in range(TOOLS):
+    _register(_index)
+"""
+
+HAND_ROLLED = """
+import asyncio
+import json
+from pathlib import Path
+
+from mcp import Client
+
+from server import mcp
+
+FOLDER = Path(__file__).parent / "hand_snapshots"
+
+
+async def _listed():
+    async with Client(mcp) as client:
+        return (await client.list_tools()).tools
+
+
+def test_output_schemas():
+    for tool in asyncio.run(_listed()):
+        text = json.dumps(tool.output_schema, sort_keys=True, indent=2, ensure_ascii=False) + "\\n"
+        path = FOLDER / f"{tool.name}.json"
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+        assert path.read_text(encoding="utf-8") == text, tool.name
+"""
+
+INI = """
+[pytest]
+addopts = -p no:cacheprovider
+mcp_contract_server = server.py:mcp
+"""
+
+
+def _project(folder: Path, tools: int) -> None:
+    (folder / "server.py").write_text(f"TOOLS = {tools}\n" + textwrap.dedent(SERVER), encoding="utf-8")
+    (folder / "test_hand_rolled.py").write_text(textwrap.dedent(HAND_ROLLED), encoding="utf-8")
+    (folder / "hand_snapshots").mkdir()
+    (folder / "pytest.ini").write_text(INI, encoding="utf-8")
+
+
+def _pytest(folder: Path, *args: str) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", *args], cwd=folder, capture_output=True, text=True, check=False
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"pytest {' '.join(args)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tools", type=int, default=100)
+    options = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="mcp-contract-suite-bench-"))
+    try:
+        _project(folder, options.tools)
+        runs = {
+            "hand-rolled": ("test_hand_rolled.py",),
+            "suite": ("-m", "mcp_contract"),
+            "suite -n 2": ("-m", "mcp_contract", "-n", "2"),
+        }
+        # Record both kinds of snapshot once; every timed run then compares against them.
+        _pytest(folder, "test_hand_rolled.py")
+        _pytest(folder, "-m", "mcp_contract", "--snapshot-update")
+        times: dict[str, list[float]] = {label: [] for label in runs}
+        for round_index in range(options.rounds):
+            order = list(runs.items())
+            if round_index % 2:
+                order.reverse()  # alternate who goes first, so drift hits every side
+            for label, args in order:
+                times[label].append(_pytest(folder, *args))
+    finally:
+        shutil.rmtree(folder)
+    base = statistics.median(times["hand-rolled"])
+    print(f"{options.tools} tools, {options.rounds} rounds, median wall time per pytest run")
+    print(f"{'run':14} {'seconds':>8} {'ratio':>7}")
+    for label, samples in times.items():
+        median = statistics.median(samples)
+        print(f"{label:14} {median:8.3f} {median / base:7.3f}")
+
+
+if __name__ == "__main__":
+    main()
