@@ -11,6 +11,7 @@ be missing or of another type); it writes inputs, so a narrower input schema bre
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -145,10 +146,13 @@ class _Differ:
     def __init__(self, old_root: Any, new_root: Any, field: Direction) -> None:
         self._roots = (old_root, new_root)
         self._field = field
-        # The $ref pairs being compared further up this path: a pair met again is a cycle. A $def
-        # used in two places is compared (and reported) at each of them.
+        # The $ref pairs being compared further up this path: a pair met again is a cycle.
         self._seen: set[tuple[str, str]] = {("#", "#")}
-        self._canon: tuple[dict[int, str], dict[int, str]] = ({}, {})
+        # $ref pairs already compared, with where and what came out: a $def used in many places is
+        # walked once (a model used six times in a model used six times would otherwise be walked
+        # 36 times, and its changes reported at each place).
+        self._done: dict[tuple[str, str], tuple[Path, Effect | None]] = {}
+        self._canon = (_Canon(old_root), _Canon(new_root))
         self.changes: list[Change] = []
 
     def _add(self, path: Path, what: str, effect: Effect) -> None:
@@ -159,16 +163,64 @@ class _Differ:
             if not same(old, new):
                 self._add(path, "changed (nested too deeply to analyse)", "both")
             return
-        key = self._ref_pair(old, new)
+        raw = (old, new)
+        old, new = _simplify(old), _simplify(new)
+        key = _ref_pair(old, new)
         if key in self._seen:
             return  # a cycle: this pair is being compared further up
-        if key is not None:
-            self._seen.add(key)
-        try:
-            self._compare_resolved(self._resolve(old, self._roots[0]), self._resolve(new, self._roots[1]), path)
-        finally:
+        start = len(self.changes)
+        targets = self._targets(old, new) if key is not None else None
+        if key is not None and targets is not None:
+            self._compare_refs(key, targets, old, new, path)
+        else:
             if key is not None:
-                self._seen.discard(key)
+                self._seen.add(key)
+            try:
+                self._compare_resolved(self._prepare(old, 0), self._prepare(new, 1), path)
+            finally:
+                if key is not None:
+                    self._seen.discard(key)
+        if len(self.changes) == start and not same(*raw):
+            # Different text, same values: a $def renamed, an anyOf of one, const for an enum of one.
+            self._add(path, f"rewritten from {_describe(raw[0])} to {_describe(raw[1])} (same values)", "cosmetic")
+
+    def _targets(self, old: Any, new: Any) -> tuple[Any, Any] | None:
+        """The targets of two bare ``$ref``s (annotations beside them allowed), if both resolve."""
+        if not (_pure_ref(old) and _pure_ref(new)):
+            return None
+        targets = (_lookup(self._roots[0], old["$ref"]), _lookup(self._roots[1], new["$ref"]))
+        return None if targets[0] is None or targets[1] is None else targets
+
+    def _compare_refs(
+        self, key: tuple[str, str], targets: tuple[Any, Any], old: dict[str, Any], new: dict[str, Any], path: Path
+    ) -> None:
+        """The site's own annotations (a field's description beside the $ref), then the targets, once."""
+        self._annotations(old, new, path)
+        if key in self._done:
+            first, effect = self._done[key]
+            if effect is not None:
+                name = _ref_name(new) or _ref_name(old)
+                self._add(path, f"{name} changed, as shown at {pointer(first) or '/'}", effect)
+            return
+        inner = len(self.changes)
+        self._seen.add(key)
+        try:
+            self.compare(*targets, path)
+        finally:
+            self._seen.discard(key)
+        self._done[key] = (path, _combined(self.changes[inner:]))
+
+    def _prepare(self, node: Any, side: int) -> Any:
+        """The node as compared: ``$ref``s replaced by their targets (other keywords kept), simplified."""
+        for _hop in range(32):
+            if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
+                return node
+            target = _lookup(self._roots[side], node["$ref"])
+            if target is None:
+                return node  # compared as written; output-schema-invalid reports the dangling ref
+            rest = {key: value for key, value in node.items() if key != "$ref"}
+            node = _simplify({**target, **rest}) if isinstance(target, dict) else target
+        return node
 
     def _compare_resolved(self, old: Any, new: Any, path: Path) -> None:
         # No shortcut on equal text for objects: two identical "$ref"s may point at changed $defs.
@@ -186,37 +238,12 @@ class _Differ:
         self._objects(old, new, path)
         self._arrays(old, new, path)
         self._all_of(old, new, path)
-        for union in ("anyOf", "oneOf"):
-            if isinstance(old.get(union), list) and isinstance(new.get(union), list):
-                self._branches(old[union], new[union], (*path, union), added="widen", removed="narrow")
+        self._unions(old, new, path)
         for key in sorted((old.keys() | new.keys()) - _HANDLED, key=str):
             if not same(old.get(key, _ABSENT), new.get(key, _ABSENT)):
                 effect: Effect = "both" if key in _APPLICATORS else "cosmetic"
                 note = " (not analysed)" if key in _APPLICATORS else ""
                 self._add((*path, key), f"{_presence(old, new, key)}{note}", effect)
-
-    # --- references -----------------------------------------------------------------------------
-
-    @staticmethod
-    def _ref_pair(old: Any, new: Any) -> tuple[str, str] | None:
-        old_ref = old.get("$ref") if isinstance(old, dict) else None
-        new_ref = new.get("$ref") if isinstance(new, dict) else None
-        if isinstance(old_ref, str) or isinstance(new_ref, str):
-            return (str(old_ref), str(new_ref))
-        return None
-
-    @staticmethod
-    def _resolve(node: Any, root: Any) -> Any:
-        """A ``$ref`` node replaced by its target (its other keywords kept beside it)."""
-        hops = 0
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str) and hops < 32:
-            hops += 1
-            target = _lookup(root, node["$ref"])
-            if target is None:
-                return node  # compared as written; output-schema-invalid reports the dangling ref
-            rest = {key: value for key, value in node.items() if key != "$ref"}
-            node = {**target, **rest} if isinstance(target, dict) else target
-        return node
 
     # --- keywords -------------------------------------------------------------------------------
 
@@ -237,8 +264,8 @@ class _Differ:
                 self._add((*path, key), _presence(old, new, key), "cosmetic")
 
     def _types(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
-        if same(old.get("type", _ABSENT), new.get("type", _ABSENT)):
-            return
+        if same(old.get("type", _ABSENT), new.get("type", _ABSENT)) or ("enum" in old and "enum" in new):
+            return  # with an enum on both sides, its values say it all (see _enum)
         before, after = _accepted_types(old), _accepted_types(new)
         gained, lost = after - before, before - after
         text = f"from {_type_text(old)} to {_type_text(new)}"
@@ -248,8 +275,9 @@ class _Differ:
             self._add((*path, "type"), f"widened {text}", "widen")
         elif lost:
             self._add((*path, "type"), f"narrowed {text}", "narrow")
-        else:
+        elif "type" in old and "type" in new:
             self._add((*path, "type"), f"rewritten {text} (same values)", "cosmetic")
+        # Otherwise a type was added or dropped beside an enum that already fixed it: nothing to say.
 
     def _enum(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
         if "enum" not in old and "enum" not in new:
@@ -261,14 +289,14 @@ class _Differ:
         if "enum" not in old:
             self._add(where, f"added: only {render(new['enum'])}", "narrow")
             return
-        before, after = list(old["enum"]), list(new["enum"])
+        before, after = _enum_values(old), _enum_values(new)
         added = [value for value in after if not any(same(value, other) for other in before)]
         removed = [value for value in before if not any(same(value, other) for other in after)]
         for value in added:
             self._add(where, f"value {render(value)} added", "widen")
         for value in removed:
             self._add(where, f"value {render(value)} removed", "narrow")
-        if not added and not removed and not same(before, after):
+        if not added and not removed and not same(old["enum"], new["enum"]):
             self._add(where, "values reordered", "cosmetic")
 
     def _bounds(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
@@ -317,9 +345,9 @@ class _Differ:
             if same(before, after):
                 continue
             where = (*path, key)
-            if after is _ABSENT or after is False:
+            if after is _ABSENT:
                 self._add(where, f"removed (was {render(before)})", "widen")
-            elif before is _ABSENT or before is False:
+            elif before is _ABSENT:
                 self._add(where, f"added: {render(after)}", "narrow")
             else:
                 self._add(where, f"changed from {render(before)} to {render(after)}", "both")
@@ -372,10 +400,10 @@ class _Differ:
                     self.compare(before_patterns[pattern], after_patterns[pattern], where)
 
     def _additional(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
-        before = self._resolve(old.get("additionalProperties", True), self._roots[0])
-        after = self._resolve(new.get("additionalProperties", True), self._roots[1])
+        before = self._prepare(old.get("additionalProperties", True), 0)
+        after = self._prepare(new.get("additionalProperties", True), 1)
         where = (*path, "additionalProperties")
-        if isinstance(before, dict) and isinstance(after, dict):
+        if isinstance(before, dict) and isinstance(after, dict) and not (_accepts_all(before) or _accepts_all(after)):
             self.compare(before, after, where)  # even when equal as text: a $ref inside may have changed
             return
         if same(before, after) or (_accepts_all(before) and _accepts_all(after)):
@@ -414,16 +442,47 @@ class _Differ:
             return
         self._branches(before, after, (*path, "allOf"), added="narrow", removed="widen")
 
+    def _unions(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+        """anyOf/oneOf beside other keywords: alternatives compared, one added or dropped as a whole."""
+        kinds = {key: (old.get(key), new.get(key)) for key in ("anyOf", "oneOf")}
+        swapped = _union_swap(old, new)
+        if swapped is not None:
+            self._swap(old, new, path, *swapped)
+            return
+        for key, (before, after) in kinds.items():
+            if isinstance(before, list) and isinstance(after, list):
+                self._branches(before, after, (*path, key), added="widen", removed="narrow")
+            elif isinstance(after, list):
+                self._add((*path, key), f"added: {render(after)}", "narrow")
+            elif isinstance(before, list):
+                self._add((*path, key), f"removed (was {render(before)})", "widen")
+
+    def _swap(self, old: dict[str, Any], new: dict[str, Any], path: Path, before_key: str, after_key: str) -> None:
+        """anyOf became oneOf (pydantic's discriminated union) or back: the alternatives, then exclusivity."""
+        self._branches(old[before_key], new[after_key], (*path, after_key), added="widen", removed="narrow")
+        if after_key == "oneOf":
+            # With a discriminator each value names its alternative, so no value matches two of them.
+            effect: Effect = "cosmetic" if "discriminator" in new else "narrow"
+            self._add((*path, after_key), "alternatives now exclusive (was anyOf)", effect)
+        else:
+            effect = "cosmetic" if "discriminator" in old else "widen"
+            self._add((*path, after_key), "alternatives no longer exclusive (was oneOf)", effect)
+
     def _one_side_union(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> bool:
-        """A plain schema against an anyOf/oneOf: ``int`` becoming ``int | None``, or the other way."""
+        """A plain schema against a bare anyOf/oneOf: ``int`` becoming ``int | None``, or the other way."""
         for key in ("anyOf", "oneOf"):
             if (key in old) == (key in new):
                 continue
+            union = old if key in old else new
+            if _union_swap(old, new) is not None or set(union) - _ANNOTATIONS - _DEFS != {key}:
+                return False  # the union constrains an object with properties of its own: keyword by keyword
             before, after = old.get(key, [old]), new.get(key, [new])
             if not isinstance(before, list) or not isinstance(after, list):
                 return False
             self._annotations(old, new, path)
-            if not self._plain_and_union(old, new, before, after, path):
+            if self._equivalent(old, new):
+                self._add(path, f"rewritten from {_describe(old)} to {_describe(new)} (same values)", "cosmetic")
+            elif not self._plain_and_union(old, new, before, after, path):
                 self._branches(before, after, (*path, key), added="widen", removed="narrow")
             return True
         return False
@@ -444,8 +503,8 @@ class _Differ:
             self._add(path, f"narrowed from {union} to {_describe(new)}", "narrow")
         return True
 
-    def _kind_of(self, schema: Any, root: Any) -> str | None:
-        resolved = self._resolve(schema, root)
+    def _kind_of(self, schema: Any, side: int) -> str | None:
+        resolved = self._prepare(schema, side)
         declared = resolved.get("type") if isinstance(resolved, dict) else None
         if declared is None and isinstance(resolved, dict) and "properties" in resolved:
             declared = "object"
@@ -453,40 +512,7 @@ class _Differ:
 
     def _equivalent(self, old: Any, new: Any) -> bool:
         """Whether two subschemas validate the same values (their $refs followed, annotations ignored)."""
-        return self._canonical(old, 0) == self._canonical(new, 1)
-
-    def _canonical(self, node: Any, side: int, stack: tuple[str, ...] = ()) -> str:
-        """A text that two subschemas share when only annotations or orders differ; linear in size."""
-        memo = self._canon[side]
-        if id(node) in memo:
-            return memo[id(node)]
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                if ref in stack:
-                    return f"<cycle {ref}>"
-                target = _lookup(self._roots[side], ref)
-                rest = {key: value for key, value in node.items() if key != "$ref"}
-                text = self._canonical(target, side, (*stack, ref)) + self._canonical(rest, side, stack)
-            else:
-                parts = []
-                for key in sorted(node):
-                    if key in _ANNOTATIONS or key in ("$defs", "definitions"):
-                        continue
-                    value = node[key]
-                    if key in ("anyOf", "oneOf", "enum", "required", "type") and isinstance(value, list):
-                        items = sorted(self._canonical(item, side, stack) for item in value)  # order is not meaning
-                        parts.append(f"{key}:[{','.join(items)}]")
-                    else:
-                        parts.append(f"{key}:{self._canonical(value, side, stack)}")
-                text = "{" + ",".join(parts) + "}"
-        elif isinstance(node, list):
-            text = "[" + ",".join(self._canonical(item, side, stack) for item in node) + "]"
-        else:
-            text = json.dumps(node, sort_keys=True)
-        if not stack:  # only cache what no cycle cut shaped
-            memo[id(node)] = text
-        return text
+        return self._canon[0].digest(old) == self._canon[1].digest(new)
 
     def _branches(self, before: list[Any], after: list[Any], where: Path, *, added: Effect, removed: Effect) -> None:
         unmatched_before = [item for item in before if not any(self._equivalent(item, other) for other in after)]
@@ -499,9 +525,9 @@ class _Differ:
             if partner is None and len(unmatched_before) == 1 and len(unmatched_after) == 1:
                 partner = unmatched_before[0]
             if partner is None:  # the one old alternative of the same type (Station → Station2 | None)
-                kind = self._kind_of(item, self._roots[1])
-                same_kind = [old for old in unmatched_before if self._kind_of(old, self._roots[0]) == kind]
-                rivals = [new for new in unmatched_after if self._kind_of(new, self._roots[1]) == kind]
+                kind = self._kind_of(item, 1)
+                same_kind = [old for old in unmatched_before if self._kind_of(old, 0) == kind]
+                rivals = [new for new in unmatched_after if self._kind_of(new, 1) == kind]
                 if len(same_kind) == 1 and len(rivals) == 1 and kind is not None:
                     partner = same_kind[0]
             if partner is not None:
@@ -521,6 +547,265 @@ class _Differ:
                 self.compare(one, other, (*where, index))
         else:
             self._add(where, "alternatives reordered", "cosmetic")
+
+
+class _Canon:
+    """Digests that two subschemas share exactly when they differ only in ways no validator sees.
+
+    Annotations, key and alternative order, ``$ref`` names, an alternative of one, ``const`` for an
+    enum of one, a ``type`` an enum already implies, and ``["string", "null"]`` for the anyOf of
+    the two are all ignored. Each ``$def`` is digested once, so the cost is linear in the schema.
+    """
+
+    def __init__(self, root: Any) -> None:
+        self._root = root
+        self._refs: dict[str, str] = {}
+        # Keyed by id(); the node is kept beside its digest so that id cannot be reused meanwhile.
+        self._nodes: dict[int, tuple[Any, str]] = {}
+
+    def digest(self, node: Any) -> str:
+        return self._digest(node, (), 0)[0]
+
+    def _digest(self, node: Any, stack: tuple[str, ...], depth: int) -> tuple[str, int]:
+        """The digest, and the lowest position in ``stack`` that a cycle inside the node refers to.
+
+        A cycle is written as how many references up it points, so a digest does not depend on the
+        names of the ``$defs``; a digest whose cycles all point inside the node is cached.
+        """
+        if depth > _MAX_DEPTH:
+            return _hash(_text(node)), _NO_CYCLE
+        if isinstance(node, list):
+            parts = [self._digest(item, stack, depth + 1) for item in node]
+            return _hash("[" + ",".join(part for part, _ in parts) + "]"), min(
+                (low for _, low in parts), default=_NO_CYCLE
+            )
+        if not isinstance(node, dict):
+            return _hash(_text(node)), _NO_CYCLE
+        known = self._nodes.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1], _NO_CYCLE
+        simple = _simplify(node)
+        if _pure_ref(simple):  # a bare $ref says what its target says
+            digest, low = self._ref(simple["$ref"], stack, depth)
+        else:
+            text, low = self._object(simple, stack, depth)
+            digest = _hash(text)
+        if low == _NO_CYCLE:
+            self._nodes[id(node)] = (node, digest)
+        return digest, low
+
+    def _object(self, node: dict[str, Any], stack: tuple[str, ...], depth: int) -> tuple[str, int]:
+        ref = node.get("$ref")
+        low = _NO_CYCLE
+        parts: list[str] = []
+        if isinstance(ref, str):
+            ref_digest, low = self._ref(ref, stack, depth)
+            parts.append(f"$ref:{ref_digest}")
+        node = _canonical_types(node)
+        for key in sorted(node):
+            if key in _ANNOTATIONS or key in _DEFS or key in ("$ref", "$schema", "$id"):
+                continue
+            value = node[key]
+            if key in ("enum", "const", "required", "type"):
+                values = value if isinstance(value, list) and key != "const" else [value]
+                part = ",".join(sorted(_text(item) for item in values))
+            elif key in ("anyOf", "oneOf") and isinstance(value, list):
+                digests = [self._digest(item, stack, depth + 1) for item in value]
+                low = min([low, *(one for _, one in digests)])
+                part = ",".join(sorted(digest for digest, _ in digests))  # the order is not meaning
+            elif key in ("properties", "patternProperties") and isinstance(value, dict):
+                named = {name: self._digest(item, stack, depth + 1) for name, item in value.items()}
+                low = min([low, *(one for _, one in named.values())])
+                part = ",".join(f"{json.dumps(name)}={digest}" for name, (digest, _) in sorted(named.items()))
+            else:
+                part, inner = self._digest(value, stack, depth + 1)
+                low = min(low, inner)
+            parts.append(f"{key}:{part}")
+        return "{" + ";".join(parts) + "}", low
+
+    def _ref(self, ref: str, stack: tuple[str, ...], depth: int) -> tuple[str, int]:
+        if ref in stack:
+            position = stack.index(ref)
+            return f"<cycle {len(stack) - position}>", position
+        cached = self._refs.get(ref)
+        if cached is not None:
+            return cached, _NO_CYCLE
+        target = _lookup(self._root, ref)
+        if target is None:
+            return _hash(f"<dangling {ref}>"), _NO_CYCLE
+        digest, low = self._digest(target, (*stack, ref), depth + 1)
+        if low >= len(stack):  # every cycle inside points at this $ref or deeper: the same anywhere
+            self._refs[ref] = digest
+            return digest, _NO_CYCLE
+        return digest, low
+
+
+_NO_CYCLE: Final = 1 << 30
+_DEFS: Final = frozenset({"$defs", "definitions"})
+
+
+def _hash(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def _simplify(node: Any) -> Any:
+    """Rewrites that change no value's validity, so both sides are compared in one shape.
+
+    The parts of an allOf, and an anyOf/oneOf of one alternative, are merged into their node where
+    no keyword clashes (pydantic once wrapped a ``$ref`` in ``allOf`` to give it a description),
+    ``const`` becomes an enum of one, and keywords that accept everything (``items: {}``,
+    ``additionalProperties: true``, ``uniqueItems: false``, ``required: []``) are dropped. The node
+    given is never changed.
+    """
+    if not isinstance(node, dict):
+        return node
+    result = _drop_accept_all(dict(node))
+    for _round in range(8):
+        merged = False
+        for key in ("allOf", "anyOf", "oneOf"):
+            branches = result.get(key)
+            if not isinstance(branches, list) or not branches or (key != "allOf" and len(branches) != 1):
+                continue
+            rest = {name: value for name, value in result.items() if name != key}
+            joined = _merge(rest, [_drop_accept_all(dict(branch)) for branch in branches if isinstance(branch, dict)])
+            if joined is not None and all(isinstance(branch, dict) for branch in branches):
+                result, merged = joined, True
+        if not merged:
+            break
+    if "const" in result:
+        const = result.pop("const")
+        enum = result.get("enum")
+        result["enum"] = [value for value in enum if same(value, const)] if isinstance(enum, list) else [const]
+    return _drop_accept_all(result)
+
+
+def _drop_accept_all(node: dict[str, Any]) -> dict[str, Any]:
+    for key in ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems"):
+        if key in node and _accepts_all(node[key]):
+            del node[key]
+    for key, empty in (("uniqueItems", False), ("required", []), ("properties", {})):
+        if key in node and same(node[key], empty):
+            del node[key]
+    return node
+
+
+# Keywords that read each other (additionalProperties means "keys not in properties"): merging two
+# schemas is only safe when one of them brings all of a group.
+_GROUPS: Final = (
+    frozenset({"properties", "patternProperties", "additionalProperties", "unevaluatedProperties"}),
+    frozenset({"items", "prefixItems", "additionalItems", "unevaluatedItems", "contains"}),
+)
+
+
+def _merge(node: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """One schema meaning "node and every part", or ``None`` when they cannot be written as one."""
+    everything = [node, *parts]
+    free = _ANNOTATIONS | _DEFS
+    with_ref = [part for part in everything if "$ref" in part]
+    if with_ref and (len(with_ref) > 1 or any(set(part) - free - {"$ref"} for part in everything)):
+        return None  # a $ref beside other keywords: its target's keywords are not known here
+    for group in _GROUPS:
+        if sum(1 for part in everything if group & part.keys()) > 1:
+            return None
+    result = dict(node)
+    for part in parts:
+        for name, value in part.items():
+            if name not in result:
+                result[name] = value
+            elif name not in _ANNOTATIONS and not same(result[name], value):
+                return None  # the node's own annotations (a field's description) win; other clashes stay
+    return result
+
+
+def _canonical_types(node: dict[str, Any]) -> dict[str, Any]:
+    """Types in one spelling: ``["null", "string"]`` for that anyOf, no ``type`` an enum implies."""
+    result = dict(node)
+    union = result.get("anyOf")
+    if "type" not in result and isinstance(union, list) and union and all(_only_type(branch) for branch in union):
+        del result["anyOf"]
+        result["type"] = sorted({name for branch in union for name in _type_names(branch["type"])})
+    if "type" in result:
+        names = _type_names(result["type"])
+        if "number" in names:
+            names.discard("integer")  # number already admits every integer
+        if isinstance(result.get("enum"), list):
+            result["enum"] = _enum_values(result)
+            del result["type"]
+        else:
+            result["type"] = sorted(names)
+    return result
+
+
+def _enum_values(schema: dict[str, Any]) -> list[Any]:
+    """The enum's values that its ``type`` (if any) admits: the values the schema accepts."""
+    values = list(schema["enum"]) if isinstance(schema["enum"], list) else []
+    if "type" not in schema:
+        return values
+    allowed = _accepted_types({"type": schema["type"]})
+    return [value for value in values if _json_type(value) & allowed]
+
+
+def _only_type(schema: Any) -> bool:
+    return isinstance(schema, dict) and set(schema) - _ANNOTATIONS == {"type"}
+
+
+def _type_names(declared: Any) -> set[str]:
+    if isinstance(declared, str):
+        return {declared}
+    return {str(name) for name in declared} if isinstance(declared, list) else set()
+
+
+def _json_type(value: Any) -> set[str]:
+    """The JSON types a value has (an integral number is both integer and number)."""
+    if value is None:
+        return {"null"}
+    if isinstance(value, bool):
+        return {"boolean"}
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return {"integer", "number"}
+    if isinstance(value, float):
+        return {"number"}
+    if isinstance(value, str):
+        return {"string"}
+    return {"array"} if isinstance(value, list) else {"object"}
+
+
+def _union_swap(old: dict[str, Any], new: dict[str, Any]) -> tuple[str, str] | None:
+    """(``anyOf``, ``oneOf``) when one replaced the other, or back; ``None`` otherwise."""
+    for before, after in (("anyOf", "oneOf"), ("oneOf", "anyOf")):
+        if (
+            isinstance(old.get(before), list)
+            and before not in new
+            and isinstance(new.get(after), list)
+            and after not in old
+        ):
+            return before, after
+    return None
+
+
+def _ref_pair(old: Any, new: Any) -> tuple[str, str] | None:
+    old_ref = old.get("$ref") if isinstance(old, dict) else None
+    new_ref = new.get("$ref") if isinstance(new, dict) else None
+    if isinstance(old_ref, str) or isinstance(new_ref, str):
+        return (str(old_ref), str(new_ref))
+    return None
+
+
+def _pure_ref(node: Any) -> bool:
+    return isinstance(node, dict) and isinstance(node.get("$ref"), str) and set(node) - _ANNOTATIONS == {"$ref"}
+
+
+def _combined(changes: list[Change]) -> Effect | None:
+    """What a group of changes does as a whole, for a place that has them all again."""
+    effects = {change.effect for change in changes}
+    if not effects:
+        return None
+    if "both" in effects or {"widen", "narrow"} <= effects:
+        return "both"
+    for effect in ("widen", "narrow", "additive"):
+        if effect in effects:
+            return effect
+    return "cosmetic"
 
 
 class _Marker:
@@ -604,17 +889,52 @@ def _lookup(root: Any, ref: str) -> Any:
 
 
 def _accepts_all(schema: Any) -> bool:
-    return schema is True or schema == {} or schema is _ABSENT
+    """``true``, ``{}``, absent, or a schema of annotations only (``{"description": "anything"}``)."""
+    return schema is True or schema is _ABSENT or (isinstance(schema, dict) and not set(schema) - _ANNOTATIONS)
+
+
+def _text(value: Any) -> str:
+    """Canonical JSON text (sorted keys, 1 for 1.0), without recursion: a schema may nest deeply."""
+    out: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Token):
+            out.append(item.text)
+        elif isinstance(item, dict):
+            pieces: list[Any] = [_Token("{")]
+            for index, key in enumerate(sorted(item, key=str)):
+                pieces += [_Token(("," if index else "") + json.dumps(str(key)) + ":"), item[key]]
+            stack += reversed([*pieces, _Token("}")])
+        elif isinstance(item, list):
+            pieces = [_Token("[")]
+            for index, element in enumerate(item):
+                pieces += [_Token(","), element] if index else [element]
+            stack += reversed([*pieces, _Token("]")])
+        elif isinstance(item, float) and item.is_integer():
+            out.append(str(int(item)))
+        else:
+            out.append(json.dumps(item, default=repr))
+    return "".join(out)
+
+
+class _Token:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 def _accepted_types(schema: dict[str, Any]) -> set[str]:
+    """The JSON types a schema admits, from its ``type`` and, when it has one, its enum's values."""
     declared = schema.get("type", _ABSENT)
-    if declared is _ABSENT:
-        return set(_TYPES)
-    names = {declared} if isinstance(declared, str) else set(declared) if isinstance(declared, list) else set()
+    names = set(_TYPES) if declared is _ABSENT else _type_names(declared)
     if "number" in names:
         names.add("integer")
-    return names & set(_TYPES)
+    names &= set(_TYPES)
+    if isinstance(schema.get("enum"), list):
+        names &= {name for value in _enum_values(schema) for name in _json_type(value)}
+    return names
 
 
 def _describe(schema: Any) -> str:

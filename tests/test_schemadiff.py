@@ -177,10 +177,10 @@ OUTPUT_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
         [("/properties/a/anyOf", 'alternative {"type": "boolean"} added', "breaking")],
     ),
     (
-        "allOf part added",
+        "allOf part added",  # the parts of an allOf read as one schema
         obj({"a": {"allOf": [I]}}),
         obj({"a": {"allOf": [I, {"minimum": 0}]}}),
-        [("/properties/a/allOf", 'alternative {"minimum": 0} added', "additive")],
+        [("/properties/a/minimum", "added: >= 0", "additive")],
     ),
 ]
 
@@ -324,11 +324,11 @@ def _home_with_float_ages() -> type[BaseModel]:
     return Home
 
 
-def test_a_shared_definition_is_reported_where_it_is_used() -> None:
+def test_a_shared_definition_is_shown_once_and_named_where_else_it_is_used() -> None:
     lines = _lines(Home, _home_with_float_ages())
     assert lines == [
         't output /properties/here/properties/age/type: widened from "integer" to "number" — BREAKING',
-        't output /properties/there/properties/age/type: widened from "integer" to "number" — BREAKING',
+        "t output /properties/there: Owner changed, as shown at /properties/here — BREAKING",
     ]
 
 
@@ -403,3 +403,162 @@ def test_deeply_nested_unions_are_quick() -> None:
     started = time.perf_counter()
     diff_schema(_schema(nest(6, int)), _schema(nest(6, float)), field="output")
     assert time.perf_counter() - started < 2
+
+
+# --- equivalent rewrites are cosmetic, in both directions and for both fields -------------------
+
+A_DEF = {"A": obj({"x": I}, ["x"])}
+
+
+def _with_a(field: dict[str, Any]) -> dict[str, Any]:
+    return {**obj({"a": field}, ["a"]), "$defs": A_DEF}
+
+
+EQUIVALENT: list[tuple[str, Any, Any]] = [
+    ("const beside its enum", {"const": "x", "enum": ["x"], "type": "string"}, {"const": "x", "type": "string"}),
+    ("const for an enum of one", {"enum": ["x"]}, {"const": "x"}),
+    ("a type the enum implies", {"enum": ["metric", "imperial"]}, {"enum": ["metric", "imperial"], "type": "string"}),
+    ("int | float for float", {"anyOf": [I, N]}, N),
+    ("a type list for its anyOf", {"type": ["string", "null"]}, {"anyOf": [S, {"type": "null"}]}),
+    ("an anyOf of one", I, {"anyOf": [I]}),
+    (
+        "allOf around a $ref",
+        _with_a({"allOf": [{"$ref": "#/$defs/A"}], "description": "d"}),
+        _with_a({"$ref": "#/$defs/A", "description": "d"}),
+    ),
+    ("items that accept anything", {"type": "array", "items": {}}, {"type": "array"}),
+    ("items true", {"type": "array"}, {"type": "array", "items": True}),
+    ("items of annotations only", {"type": "array", "items": {"description": "any"}}, {"type": "array"}),
+    ("uniqueItems false", {"type": "array", "uniqueItems": False}, {"type": "array"}),
+    (
+        "additionalProperties of annotations only",
+        obj({}, additionalProperties={}),
+        obj({}, additionalProperties={"title": "x"}),
+    ),
+    (
+        "a $def renamed",
+        _with_a({"$ref": "#/$defs/A"}),
+        {**obj({"a": {"$ref": "#/$defs/B"}}, ["a"]), "$defs": {"B": A_DEF["A"]}},
+    ),
+]
+
+
+@pytest.mark.parametrize("field", ["output", "input"])
+@pytest.mark.parametrize("backwards", [False, True], ids=["forwards", "backwards"])
+@pytest.mark.parametrize(("name", "one", "other"), EQUIVALENT, ids=[case[0] for case in EQUIVALENT])
+def test_equivalent_rewrites_are_cosmetic(name: str, one: Any, other: Any, backwards: bool, field: Any) -> None:
+    old, new = (other, one) if backwards else (one, other)
+    changes = diff_schema(old, new, field=field)
+    assert changes, "a differing snapshot always gets a line"
+    assert [change.kind for change in changes] == ["cosmetic"] * len(changes), [change.line("t") for change in changes]
+
+
+class Pets(BaseModel):
+    pet: Cat | Dog
+
+
+def test_a_union_given_a_discriminator_is_cosmetic_both_ways() -> None:
+    for old, new, field in ((Pets, Adoption, "output"), (Adoption, Pets, "input")):
+        changes = diff_schema(_schema(old), _schema(new), field=field)  # type: ignore[arg-type]
+        assert [change.kind for change in changes] == ["cosmetic"] * len(changes)
+    lines = [change.line("t") for change in diff_schema(_schema(Pets), _schema(Adoption), field="output")]
+    assert "t output /properties/pet/oneOf: alternatives now exclusive (was anyOf) — cosmetic" in lines
+
+
+def test_oneof_without_a_discriminator_is_a_narrowing() -> None:
+    [change] = diff_schema({"anyOf": [I, N]}, {"oneOf": [I, N]}, field="input")
+    assert change.line("t") == "t input /oneOf: alternatives now exclusive (was anyOf) — BREAKING"
+
+
+def test_a_literal_narrowed_to_one_value() -> None:
+    old, new = _schema(Literal["a", "b"]), _schema(Literal["a"])  # pydantic writes const for one value
+    assert [change.line("t") for change in diff_schema(old, new, field="output")] == [
+        't output /enum: value "b" removed — additive'
+    ]
+    assert [change.line("t") for change in diff_schema(old, new, field="input")] == [
+        't input /enum: value "b" removed — BREAKING'
+    ]
+
+
+def test_a_literal_widened_to_its_type_is_one_widening() -> None:
+    old, new = _schema(Literal["a", "b"]), _schema(str)
+    assert [change.line("t") for change in diff_schema(old, new, field="input")] == [
+        't input /enum: removed (was ["a", "b"]) — additive'
+    ]
+
+
+# --- every property judged on its own; unions beside other keywords -----------------------------
+
+
+def test_each_property_is_judged_on_its_own() -> None:
+    # Once, a cache keyed by id() handed one property's verdict to another whose temporary dict
+    # took the same address, and a breaking change read as additive.
+    m1 = obj({"x": I, "y": I}, ["x", "y"])
+    m2 = obj({"x": I})
+    old = {**obj({name: {"$ref": f"#/$defs/{model}"} for name, model in (("f0", "M1"), ("f1", "M2"), ("f2", "M2"))})}
+    old["$defs"] = {"M1": m1, "M2": m2}
+    new = {
+        **old,
+        "properties": {
+            name: {"anyOf": [dict(model), {"type": "null"}]} for name, model in (("f0", m1), ("f1", m2), ("f2", m1))
+        },
+    }
+    lines = [change.line("t") for change in diff_schema(old, new, field="input")]
+    assert "t input /properties/f2/anyOf/0/properties/y: added (required) — BREAKING" in lines
+    assert "t input /properties/f2/anyOf/0/properties/x: now required (was optional) — BREAKING" in lines
+
+
+def test_an_anyof_beside_properties_does_not_hide_them() -> None:
+    old = obj({"city": S, "station": S, "temp": N}, ["temp"], anyOf=[{"required": ["city"]}, {"required": ["station"]}])
+    new = obj({"city": S, "station": S, "temp": S})
+    assert [change.line("t") for change in diff_schema(old, new, field="output")] == [
+        't output /properties/temp/type: changed from "number" to "string" — BREAKING',
+        "t output /properties/temp: now optional (was required) — BREAKING",
+        't output /anyOf: removed (was [{"required": ["city"]}, {"required": ["station"]}]) — BREAKING',
+    ]
+
+
+def test_a_oneof_of_one_reads_as_its_alternative() -> None:
+    old = {"oneOf": [obj({"a": I}, ["a"])]}
+    new = obj({"a": S}, ["a"])
+    assert [change.line("t") for change in diff_schema(old, new, field="output")] == [
+        't output /properties/a/type: changed from "integer" to "string" — BREAKING'
+    ]
+
+
+# --- size: each $def is walked once, deep nesting is safe ----------------------------------------
+
+
+def _chain(length: int, *, extra: bool = False) -> dict[str, Any]:
+    """$defs D0 … Dn, each using the next twice: 2**n paths to the last one."""
+    defs: dict[str, Any] = {}
+    for index in range(length):
+        child = {"$ref": f"#/$defs/D{index + 1}"} if index + 1 < length else I
+        defs[f"D{index}"] = obj({"a": child, "b": child}, ["a", "b"])
+    if extra:
+        defs[f"D{length - 1}"]["properties"]["c"] = S
+    return {**obj({"root": {"anyOf": [{"$ref": "#/$defs/D0"}, {"type": "null"}]}}), "$defs": defs}
+
+
+def test_a_definition_used_on_many_paths_is_walked_once() -> None:
+    started = time.perf_counter()
+    changes = diff_schema(_chain(20), _chain(20, extra=True), field="output")
+    assert time.perf_counter() - started < 2  # walking every path would take hours (2**20)
+    assert len(changes) == 20  # the change itself, then "as shown at" once per level above it
+    first = changes[0].path.removesuffix("/properties/c")
+    assert changes[0].line("t") == f"t output {first}/properties/c: added (optional) — additive"
+    up = first.removesuffix("/properties/a")  # where D18 is first used, D19 holding its a
+    assert [(change.path, change.what) for change in changes[1:3]] == [
+        (f"{up}/properties/b", f"D19 changed, as shown at {first}"),
+        (f"{up.removesuffix('/properties/a')}/properties/b", f"D18 changed, as shown at {up}"),
+    ]
+
+
+def test_deep_nesting_is_no_crash() -> None:
+    deep: Any = S
+    for _ in range(600):
+        deep = obj({"a": deep})
+    changes = diff_schema({"anyOf": [deep, {"type": "null"}]}, {"anyOf": [deep, I]}, field="output")
+    assert [change.line("t") for change in changes] == [
+        't output /anyOf/1/type: changed from "null" to "integer" — BREAKING'
+    ]
