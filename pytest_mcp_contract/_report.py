@@ -222,7 +222,12 @@ class ReportPlugin:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
         for path in self.removed:
             shown = path.relative_to(config.rootpath) if path.is_relative_to(config.rootpath) else path
-            fate = "is unused (pytest --snapshot-update deletes it)" if path.exists() else "was deleted"
+            if not path.exists():
+                fate = "was deleted"
+            elif config.getoption("update_snapshots", False):
+                fate = "was kept, as this run left tests out (a full pytest --snapshot-update deletes it)"
+            else:
+                fate = "is unused (pytest --snapshot-update deletes it)"
             self.report.removed[unquote(path.stem)] = f"no longer listed; its snapshot {shown} {fate}"
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

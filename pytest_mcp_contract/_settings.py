@@ -96,6 +96,9 @@ def _snapshot_dir(config: pytest.Config, project: Path) -> Path:
         for testpath in cast("list[str]", config.getini("testpaths")):
             if (project / testpath).resolve().is_relative_to(folder):
                 problem = f"it holds the test folder {testpath!r}"
+        code = next(folder.rglob("*.py"), None) if problem is None and folder.is_dir() else None
+        if code is not None:
+            problem = f"it holds Python code ({code.relative_to(folder)}), so it is not a folder of snapshots alone"
     if problem:
         raise pytest.UsageError(
             f"mcp_contract_snapshot_dir = {raw!r} cannot hold the tool snapshots: {problem}. "

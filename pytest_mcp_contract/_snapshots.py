@@ -7,8 +7,9 @@ there too.
 
 syrupy deletes, on ``--snapshot-update``, whatever an extension discovers and the run did not
 use. So discovery here is narrow on purpose: only the ``*.json`` files directly in a server's
-folder, and only those of tools the server no longer lists. A listed tool whose item did not run
-(``-x``, ``-k``, a crash) keeps its file, and nothing else in the folder is ever touched.
+folder that read as tool snapshots, and only those of tools the server no longer lists. A listed
+tool whose item did not run (``-x``, ``-k``, a crash) keeps its file, and nothing else in the
+folder is ever touched.
 """
 
 from __future__ import annotations
@@ -45,11 +46,25 @@ def server_folder(base: Path, server: object) -> Path:
 
 
 def removed_tools(folder: Path) -> list[Path]:
-    """Snapshot files of tools the server no longer lists (empty while the listing is unknown)."""
+    """Snapshot files of tools the server no longer lists (empty while the listing is unknown).
+
+    Only files that read as tool snapshots count: another JSON file someone put in the folder
+    is never reported, nor deleted by ``--snapshot-update``.
+    """
     listed = _LISTED.get(folder.resolve())
     if listed is None or not folder.is_dir():
         return []
-    return sorted(path for path in folder.glob("*.json") if path.is_file() and path.stem not in listed)
+    return sorted(
+        path for path in folder.glob("*.json") if path.stem not in listed and path.is_file() and _is_tool_snapshot(path)
+    )
+
+
+def _is_tool_snapshot(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and "output_schema" in data and data.keys() <= set(FIELDS)
 
 
 FIELDS: Final = ("output_schema", "input_schema", "title", "description", "annotations", "meta")

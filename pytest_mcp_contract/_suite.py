@@ -15,7 +15,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import pytest
 
@@ -73,15 +73,20 @@ SnapshotProblem.__module__ = "pytest_mcp_contract"
 
 
 def covers_project(config: pytest.Config) -> bool:
-    """Whether this run collects the whole project, so the generated suite belongs in it."""
+    """Whether this run collects the whole project, so the generated suite belongs in it.
+
+    It does without path arguments, with a folder that holds the ini file, or with folders that
+    hold every ``testpaths`` entry (``pytest tests`` where ``testpaths = tests``).
+    """
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         return True
     project = (config.inipath.parent if config.inipath else config.rootpath).resolve()
-    for arg in config.args:
-        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
-        if path.is_dir() and project.is_relative_to(path):
-            return True
-    return False
+    folders = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+    folders = [folder for folder in folders if folder.is_dir()]
+    if any(project.is_relative_to(folder) for folder in folders):
+        return True
+    testpaths = [(project / entry).resolve() for entry in cast("list[str]", config.getini("testpaths"))]
+    return bool(testpaths) and all(any(path.is_relative_to(folder) for folder in folders) for path in testpaths)
 
 
 def list_for_suite(settings: Settings) -> dict[str, Tool] | str:

@@ -181,10 +181,16 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     settings = config.stash.get(SETTINGS, None)
     if settings is None or settings.target is None:
         return None
-    return [
+    lines = [
         f"mcp-contract: server {settings.target} ({settings.target_source}), "
         f"scope={settings.scope}, timeout={settings.timeout:g}s"
     ]
+    if settings.suite and not covers_project(config):
+        lines.append(
+            "mcp-contract: contract suite not collected, as this run names test paths "
+            "(run pytest without paths, or pytest -m mcp_contract, to include it)"
+        )
+    return lines
 
 
 @pytest.fixture

@@ -149,6 +149,14 @@ def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project)
         ]
     )
     assert (_snapshots(weather) / "ping.json").exists()
+    result = weather.run("--snapshot-update", "-k", "checks")  # no schema item runs: syrupy deletes nothing
+    result.stdout.fnmatch_lines(
+        [
+            "removed tools — BREAKING: ping (no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json "
+            "was kept, as this run left tests out (a full pytest --snapshot-update deletes it))"
+        ]
+    )
+    assert (_snapshots(weather) / "ping.json").exists()
     result = weather.run("--snapshot-update")
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 unused snapshot deleted.", "", "Deleted ping (*ping.json)"])
     assert not (_snapshots(weather) / "ping.json").exists()
@@ -414,11 +422,32 @@ def _kept(weather: Project, before: dict[str, str]) -> None:
 
 
 def test_other_files_in_the_folder_are_never_touched(weather: Project) -> None:
-    before = _recorded(weather)
+    _recorded(weather)
+    (_snapshots(weather) / "london_expected.json").write_text('{"city": "London"}\n')
+    (_snapshots(weather) / "broken.json").write_text("{not json\n")
+    before = {path.name: path.read_text() for path in _snapshots(weather).iterdir()}
     result = weather.run()
-    assert result.ret == 0  # README.md is not an unused snapshot
-    weather.run("--snapshot-update")
-    _kept(weather, before)
+    assert result.ret == 0  # neither README.md nor JSON that is not a tool snapshot is an unused snapshot
+    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    result = weather.run("--snapshot-update")
+    result.stdout.fnmatch_lines(["Deleted ping (*ping.json)"])
+    del before["ping.json"]
+    _kept(weather, before)  # only the removed tool's snapshot went
+
+
+def test_a_snapshot_folder_with_python_code_is_refused(weather: Project) -> None:
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_dir="tests")  # no testpaths
+    weather.pytester.mkdir("tests")
+    (weather.pytester.path / "tests" / "test_it.py").write_text("def test_it():\n    pass\n")
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_snapshot_dir = 'tests' cannot hold the tool snapshots: it holds Python code "
+            "(test_it.py), so it is not a folder of snapshots alone. Give the snapshots a folder of their own, "
+            "e.g. mcp_contract_snapshot_dir = mcp_contract_snapshots"
+        ]
+    )
 
 
 @pytest.mark.parametrize(

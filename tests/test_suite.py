@@ -96,10 +96,26 @@ def test_ini_switches_the_suite_off(weather: Project) -> None:
     weather.run().assert_outcomes(passed=1)
 
 
-def test_running_one_test_file_leaves_the_suite_out(weather: Project) -> None:
-    weather.run("test_contract.py").assert_outcomes(passed=1)
+def test_running_one_test_file_leaves_the_suite_out_and_says_so(weather: Project) -> None:
+    result = weather.run("test_contract.py")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "mcp-contract: contract suite not collected, as this run names test paths "
+            "(run pytest without paths, or pytest -m mcp_contract, to include it)"
+        ]
+    )
     result = weather.run(str(weather.pytester.path), "--collect-only", "-q")
     result.stdout.fnmatch_lines(["*5 tests collected*"])
+    assert "contract suite not collected" not in weather.run().stdout.str()
+
+
+def test_naming_the_testpaths_runs_the_whole_project(weather: Project) -> None:
+    weather.configure("weather.py:mcp", suite=True, testpaths="tests")
+    weather.pytester.mkdir("tests")
+    (weather.pytester.path / "test_contract.py").rename(weather.pytester.path / "tests" / "test_contract.py")
+    weather.run("tests", "--collect-only", "-q").stdout.fnmatch_lines(["*5 tests collected*"])
+    weather.run("tests/test_contract.py", "--collect-only", "-q").stdout.fnmatch_lines(["*1 test collected*"])
 
 
 def test_no_suite_without_a_configured_target(project: Project) -> None:
