@@ -38,6 +38,11 @@ def remember_listing(folder: Path, tool_names: list[str]) -> None:
     _LISTED[folder.resolve()] = frozenset(file_stem(name) for name in tool_names)
 
 
+def forget_listings() -> None:
+    """End of a pytest run: a later run in the same process (pytester) must list the tools anew."""
+    _LISTED.clear()
+
+
 def server_folder(base: Path, server: object) -> Path:
     """Each server's snapshots in a folder of their own, named after the server."""
     from pytest_mcp_contract._session import server_name

@@ -6,6 +6,7 @@ imported until a server is configured or a fixture is used.
 
 from __future__ import annotations
 
+import sys
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Final
 
@@ -175,6 +176,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     pool = config.stash.get(POOL, None)
     if pool is not None:
         pool.close_all()
+    # Only if loaded: importing it would import syrupy into runs that never touched a snapshot.
+    snapshots = sys.modules.get("pytest_mcp_contract._snapshots")
+    if snapshots is not None:
+        snapshots.forget_listings()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

@@ -163,6 +163,15 @@ def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project)
     weather.run().assert_outcomes(passed=2)
 
 
+def test_a_later_run_in_the_same_process_does_not_reuse_the_listing(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    assert "removed tools — BREAKING: ping" in weather.run().stdout.str()
+    weather.pytester.makepyfile(weather=V1)  # ping is back; this run lists nothing (suite off)
+    result = weather.run("-o", "mcp_contract_suite=false")
+    assert "removed tools" not in result.stdout.str()
+
+
 def test_deselecting_the_suite_keeps_its_snapshots(weather: Project) -> None:
     weather.run("--snapshot-update").assert_outcomes(passed=4)
     weather.tests("def test_plain(snapshot):\n    assert snapshot == 1\n", name="test_plain")
