@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final, Literal
 
 from pytest_mcp_contract._jsonvalue import pointer, render, same
@@ -63,6 +65,9 @@ def diff_schema(old: Any, new: Any, *, field: Direction) -> list[Change]:
     """Every difference between two schemas, breaking ones first."""
     differ = _Differ(old, new, field)
     differ.compare(old, new, ())
+    if not differ.changes and not same(old, new):
+        # Only a recursive model renamed (or the like): every cycle compared, nothing differed.
+        differ.changes.append(Change(field, "", "rewritten, accepting the same values", "cosmetic"))
     return by_kind(differ.changes)
 
 
@@ -153,6 +158,7 @@ class _Differ:
         # 36 times, and its changes reported at each place).
         self._done: dict[tuple[str, str], tuple[Path, Effect | None]] = {}
         self._canon = (_Canon(old_root), _Canon(new_root))
+        self._cuts = 0  # how often a cycle was cut: below a cut, "nothing found" proves nothing
         self.changes: list[Change] = []
 
     def _add(self, path: Path, what: str, effect: Effect) -> None:
@@ -167,8 +173,9 @@ class _Differ:
         old, new = _simplify(old), _simplify(new)
         key = _ref_pair(old, new)
         if key in self._seen:
+            self._cuts += 1
             return  # a cycle: this pair is being compared further up
-        start = len(self.changes)
+        start, cuts = len(self.changes), self._cuts
         targets = self._targets(old, new) if key is not None else None
         if key is not None and targets is not None:
             self._compare_refs(key, targets, old, new, path)
@@ -180,7 +187,7 @@ class _Differ:
             finally:
                 if key is not None:
                     self._seen.discard(key)
-        if len(self.changes) == start and not same(*raw):
+        if len(self.changes) == start and self._cuts == cuts and not same(*raw):
             # Different text, same values: a $def renamed, an anyOf of one, const for an enum of one.
             self._add(path, f"rewritten from {_describe(raw[0])} to {_describe(raw[1])} (same values)", "cosmetic")
 
@@ -240,10 +247,16 @@ class _Differ:
         self._all_of(old, new, path)
         self._unions(old, new, path)
         for key in sorted((old.keys() | new.keys()) - _HANDLED, key=str):
-            if not same(old.get(key, _ABSENT), new.get(key, _ABSENT)):
-                effect: Effect = "both" if key in _APPLICATORS else "cosmetic"
-                note = " (not analysed)" if key in _APPLICATORS else ""
-                self._add((*path, key), f"{_presence(old, new, key)}{note}", effect)
+            before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
+            if key in _SAME_WAY and _is_schema(before) and _is_schema(after):
+                # More valid keys (propertyNames), more valid extra items: the schema accepts more.
+                self.compare(before, after, (*path, key))
+            elif key in _APPLICATORS:
+                # Compared by meaning, so a change inside a $def they reference is not missed.
+                if before is _ABSENT or after is _ABSENT or not self._equivalent(before, after):
+                    self._add((*path, key), f"{_presence(old, new, key)} (not analysed)", "both")
+            elif not same(before, after):
+                self._add((*path, key), _presence(old, new, key), "cosmetic")
 
     # --- keywords -------------------------------------------------------------------------------
 
@@ -327,14 +340,17 @@ class _Differ:
     ) -> None:
         """``minimum`` and ``exclusiveMinimum`` (or the maxima) read as one bound: ``ge=0`` → ``gt=0`` tightens."""
         before, after = _bound(old, inclusive, exclusive, lower=lower), _bound(new, inclusive, exclusive, lower=lower)
-        if before == after:
+        compared = before, after
+        if _accepted_types(old) | _accepted_types(new) == {"integer"}:
+            compared = _integral(before, lower=lower), _integral(after, lower=lower)  # for integers > 0 is >= 1
+        if compared[0] == compared[1]:
             return
         where = (*path, exclusive if after is not None and after[1] else inclusive)
         if after is None:
             self._add(where, f"removed (was {_bound_text(before, lower)})", "widen")
         elif before is None:
             self._add(where, f"added: {_bound_text(after, lower)}", "narrow")
-        elif _tighter(after, before, lower=lower):
+        elif compared[0] is not None and compared[1] is not None and _tighter(compared[1], compared[0], lower=lower):
             self._add(where, f"tightened from {_bound_text(before, lower)} to {_bound_text(after, lower)}", "narrow")
         else:
             self._add(where, f"loosened from {_bound_text(before, lower)} to {_bound_text(after, lower)}", "widen")
@@ -349,21 +365,30 @@ class _Differ:
                 self._add(where, f"removed (was {render(before)})", "widen")
             elif before is _ABSENT:
                 self._add(where, f"added: {render(after)}", "narrow")
+            elif key == "multipleOf" and _is_number(before) and _is_number(after) and before and after:
+                old_step, new_step = Fraction(str(before)), Fraction(str(after))
+                if old_step % new_step == 0:  # every multiple of 0.5 is one of 0.25
+                    self._add(where, f"loosened from {render(before)} to {render(after)}", "widen")
+                elif new_step % old_step == 0:
+                    self._add(where, f"tightened from {render(before)} to {render(after)}", "narrow")
+                else:
+                    self._add(where, f"changed from {render(before)} to {render(after)}", "both")
             else:
                 self._add(where, f"changed from {render(before)} to {render(after)}", "both")
 
     def _objects(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
         before_props: dict[str, Any] = old.get("properties", {}) if isinstance(old.get("properties"), dict) else {}
         after_props: dict[str, Any] = new.get("properties", {}) if isinstance(new.get("properties"), dict) else {}
-        before_required = set(old.get("required", ()) if isinstance(old.get("required"), list) else ())
-        after_required = set(new.get("required", ()) if isinstance(new.get("required"), list) else ())
+        before_required, after_required = _required(old), _required(new)
         for name in sorted(before_props.keys() | after_props.keys()):
             where = (*path, "properties", name)
             if name not in after_props:
                 was = "required" if name in before_required else "optional"
-                if old.get("additionalProperties", True) is False:
-                    # A closed object now rejects the key: readers lose it and writers who send it fail.
-                    self._add(where, f"removed (was {was}; the object admits no other keys)", "both")
+                if new.get("additionalProperties", True) is False:
+                    # A closed object now rejects the key: writers who send it fail; readers that
+                    # relied on a required key lose it, an optional one they never could rely on.
+                    effect: Effect = "both" if name in before_required else "narrow"
+                    self._add(where, f"removed (was {was}; the object admits no other keys)", effect)
                 else:
                     self._add(where, f"removed (was {was})", "widen")
             elif name not in before_props:
@@ -385,7 +410,8 @@ class _Differ:
             elif name not in after_props:
                 self._add((*path, "required"), f"{name!r} now required", "narrow")
         if before_required == after_required and not same(old.get("required", []), new.get("required", [])):
-            self._add((*path, "required"), "reordered", "cosmetic")
+            names_only = all(isinstance(name, str) for name in [*old.get("required", []), *new.get("required", [])])
+            self._add((*path, "required"), "reordered" if names_only else "rewritten (the same names)", "cosmetic")
         self._additional(old, new, path)
         before_patterns = old.get("patternProperties", {})
         after_patterns = new.get("patternProperties", {})
@@ -400,20 +426,19 @@ class _Differ:
                     self.compare(before_patterns[pattern], after_patterns[pattern], where)
 
     def _additional(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
-        before = self._prepare(old.get("additionalProperties", True), 0)
-        after = self._prepare(new.get("additionalProperties", True), 1)
+        raw_before, raw_after = old.get("additionalProperties", True), new.get("additionalProperties", True)
+        opened = _accepts_all(self._prepare(raw_after, 1))
+        closed = _accepts_all(self._prepare(raw_before, 0))
         where = (*path, "additionalProperties")
-        if isinstance(before, dict) and isinstance(after, dict) and not (_accepts_all(before) or _accepts_all(after)):
-            self.compare(before, after, where)  # even when equal as text: a $ref inside may have changed
+        if opened and closed:
             return
-        if same(before, after) or (_accepts_all(before) and _accepts_all(after)):
-            return
-        if _accepts_all(after) and not _accepts_all(before):
-            self._add(where, f"opened (was {render(before)})", "widen")
-        elif _accepts_all(before) and not _accepts_all(after):
-            self._add(where, f"closed: now {render(after)}", "narrow")
+        if opened:
+            self._add(where, f"opened (was {render(raw_before)})", "widen")
+        elif closed:
+            self._add(where, f"closed: now {render(raw_after)}", "narrow")
         else:
-            self.compare(before, after, where)
+            # Through compare, not resolved here: a $ref to a recursive model is tracked as a cycle.
+            self.compare(raw_before, raw_after, where)
 
     def _arrays(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
         before, after = old.get("items", _ABSENT), new.get("items", _ABSENT)
@@ -492,9 +517,8 @@ class _Differ:
     ) -> bool:
         """``int`` becoming ``int | None`` (or back) reads best as one widening (or narrowing)."""
         plain, branches = (old, after) if len(before) == 1 and before[0] is old else (new, before)
-        if not any(
-            self._equivalent(plain, branch) if plain is old else self._equivalent(branch, plain) for branch in branches
-        ):
+        plain_side = 0 if plain is old else 1
+        if not any(self._within(plain, plain_side, branch, 1 - plain_side) for branch in branches):
             return False
         union = " | ".join(_describe(branch) for branch in branches)
         if plain is old:
@@ -503,12 +527,38 @@ class _Differ:
             self._add(path, f"narrowed from {union} to {_describe(new)}", "narrow")
         return True
 
+    def _within(self, plain: Any, plain_side: int, branch: Any, branch_side: int) -> bool:
+        """Whether every value ``plain`` admits is admitted by ``branch`` (``int`` within ``float``)."""
+        pair = (plain, branch) if plain_side == 0 else (branch, plain)
+        if self._equivalent(*pair):
+            return True
+        plain, branch = self._prepare(plain, plain_side), self._prepare(branch, branch_side)
+        if not isinstance(plain, dict) or not isinstance(branch, dict) or set(branch) - _ANNOTATIONS != {"type"}:
+            return False
+        return _accepted_types(plain) <= _accepted_types(branch)
+
     def _kind_of(self, schema: Any, side: int) -> str | None:
+        """What kind of value an alternative describes, to pair old and new alternatives."""
         resolved = self._prepare(schema, side)
         declared = resolved.get("type") if isinstance(resolved, dict) else None
         if declared is None and isinstance(resolved, dict) and "properties" in resolved:
             declared = "object"
+        if declared == "integer":
+            return "number"  # int becoming float is a change of one alternative, not a swap
         return declared if isinstance(declared, str) else None
+
+    def _most_alike(self, item: Any, candidates: list[Any]) -> Any:
+        """The one old object alternative sharing most property names with a new one (A → A2 renamed)."""
+        names = _property_names(self._prepare(item, 1))
+        scores = []
+        for candidate in candidates:
+            theirs = _property_names(self._prepare(candidate, 0))
+            union = names | theirs
+            scores.append((len(names & theirs) / len(union) if union else 0.0, candidate))
+        scores.sort(key=lambda scored: scored[0], reverse=True)
+        if not scores or scores[0][0] < 0.5 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
+            return None
+        return scores[0][1]
 
     def _equivalent(self, old: Any, new: Any) -> bool:
         """Whether two subschemas validate the same values (their $refs followed, annotations ignored)."""
@@ -530,6 +580,8 @@ class _Differ:
                 rivals = [new for new in unmatched_after if self._kind_of(new, 1) == kind]
                 if len(same_kind) == 1 and len(rivals) == 1 and kind is not None:
                     partner = same_kind[0]
+                elif kind == "object" and same_kind:
+                    partner = self._most_alike(item, same_kind)
             if partner is not None:
                 paired = True
                 unmatched_before.remove(partner)
@@ -672,11 +724,28 @@ def _simplify(node: Any) -> Any:
                 result, merged = joined, True
         if not merged:
             break
+    branches = result.get("anyOf")
+    if isinstance(branches, list) and any(_nested_union(branch) for branch in branches):
+        # int | (Cat | Dog): one list of alternatives. A oneOf joins only with a discriminator,
+        # which keeps its alternatives apart, so "exactly one" and "at least one" agree.
+        flat: list[Any] = []
+        for branch in branches:
+            flat += branch.get("anyOf") or branch.get("oneOf") if _nested_union(branch) else [branch]
+        result["anyOf"] = flat
     if "const" in result:
         const = result.pop("const")
         enum = result.get("enum")
         result["enum"] = [value for value in enum if same(value, const)] if isinstance(enum, list) else [const]
     return _drop_accept_all(result)
+
+
+def _nested_union(branch: Any) -> bool:
+    if not isinstance(branch, dict):
+        return False
+    keys = set(branch) - _ANNOTATIONS
+    return (keys == {"anyOf"} and isinstance(branch["anyOf"], list) and bool(branch["anyOf"])) or (
+        keys == {"oneOf"} and "discriminator" in branch and isinstance(branch["oneOf"], list) and bool(branch["oneOf"])
+    )
 
 
 def _drop_accept_all(node: dict[str, Any]) -> dict[str, Any]:
@@ -817,6 +886,8 @@ class _Marker:
 
 
 _ABSENT: Final = _Marker("(absent)")
+_SAME_WAY: Final = frozenset({"propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"})
+"""Subschemas that admit more values when they do: compared like ``additionalProperties``."""
 _APPLICATORS: Final = frozenset(
     {
         "not",
@@ -850,6 +921,16 @@ def _bound(schema: dict[str, Any], inclusive: str, exclusive: str, *, lower: boo
         if _tighter(bound, tightest, lower=lower):
             tightest = bound
     return tightest
+
+
+def _integral(bound: Bound | None, *, lower: bool) -> Bound | None:
+    """For integers every bound is an inclusive whole number: > 0 is >= 1, <= 9.5 is <= 9."""
+    if bound is None:
+        return None
+    value, strict = bound
+    if lower:
+        return (math.floor(value) + 1 if strict else math.ceil(value)), False
+    return (math.ceil(value) - 1 if strict else math.floor(value)), False
 
 
 def _tighter(one: Bound, other: Bound, *, lower: bool) -> bool:
@@ -886,6 +967,20 @@ def _lookup(root: Any, ref: str) -> Any:
         else:
             return None
     return node
+
+
+def _property_names(schema: Any) -> set[str]:
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return set(properties) if isinstance(properties, dict) else set()
+
+
+def _required(schema: dict[str, Any]) -> set[str]:
+    names = schema.get("required")
+    return {name for name in names if isinstance(name, str)} if isinstance(names, list) else set()
+
+
+def _is_schema(value: Any) -> bool:
+    return isinstance(value, bool | dict)
 
 
 def _accepts_all(schema: Any) -> bool:

@@ -254,6 +254,7 @@ def test_other_fields_are_cosmetic() -> None:
 # --- real pydantic schemas ---------------------------------------------------------------------------
 
 import time  # noqa: E402
+from enum import Enum  # noqa: E402
 from typing import Annotated, Literal  # noqa: E402
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter  # noqa: E402
@@ -562,3 +563,213 @@ def test_deep_nesting_is_no_crash() -> None:
     assert [change.line("t") for change in changes] == [
         't output /anyOf/1/type: changed from "null" to "integer" — BREAKING'
     ]
+
+
+# --- a second review: pydantic edits that were misread -----------------------------------------
+
+
+def _status_counts(*values: str) -> type[BaseModel]:
+    status = Enum("Status", {value.upper(): value for value in values}, type=str)  # type: ignore[misc]
+
+    class Out(BaseModel):
+        counts: dict[status, int]
+
+    return Out
+
+
+def test_enum_keys_of_a_dict_are_followed_through_their_ref() -> None:
+    old, new = _schema(_status_counts("open", "closed")), _schema(_status_counts("open", "closed", "archived"))
+    assert _lines_of(old, new, "output") == [
+        't output /properties/counts/propertyNames/enum: value "archived" added — BREAKING'
+    ]
+    assert _lines_of(old, new, "input") == [
+        't input /properties/counts/propertyNames/enum: value "archived" added — additive'
+    ]
+
+
+class Tree(BaseModel):
+    v: int
+    kids: dict[str, Tree] = {}
+
+
+class Tree2(BaseModel):
+    v: int
+    note: str | None = None
+    kids: dict[str, Tree2] = {}
+
+
+class Forest(BaseModel):
+    root: Tree
+
+
+class Forest2(BaseModel):
+    root: Tree2
+
+
+def test_a_recursive_model_behind_dict_values_is_compared_once() -> None:
+    assert _lines(Forest, Forest2) == ["t output /properties/root/properties/note: added (optional) — additive"]
+
+
+class Meow(BaseModel):
+    kind: Literal["cat"]
+    meows: int
+
+
+class Woof(BaseModel):
+    kind: Literal["dog"]
+    barks: int
+
+
+class Owner1(BaseModel):
+    pet: Annotated[Meow | Woof, Field(discriminator="kind")]
+
+
+class Owner2(BaseModel):
+    pet: Annotated[Meow | Woof, Field(discriminator="kind")] | None = None
+
+
+class Owner3(BaseModel):
+    pet: Meow | Woof | None = None
+
+
+class Owner4(BaseModel):
+    pet: Meow | Woof | None = Field(None, discriminator="kind")
+
+
+def test_a_discriminated_union_made_optional_only_widens() -> None:
+    assert _lines(Owner1, Owner2, "input") == [
+        't input /properties/pet/anyOf: alternative {"type": "null"} added — additive',
+        "t input /properties/pet: now optional (was required) — additive",
+    ]
+    assert _lines(Owner2, Owner1, "output") == [
+        't output /properties/pet/oneOf: alternative {"type": "null"} removed — additive',
+        "t output /properties/pet: now required (was optional) — additive",
+    ]
+    assert _lines(Owner3, Owner4, "input") == _lines(Owner3, Owner4, "output") == []
+
+
+class Score(BaseModel):
+    score: int
+
+
+class FloatScore(BaseModel):
+    score: float | None = None
+
+
+class TextScore(BaseModel):
+    score: float | str
+
+
+class DefaultScore(BaseModel):
+    score: int = 0
+
+
+def test_a_type_within_a_wider_alternative_is_one_widening() -> None:
+    assert _lines(Score, FloatScore, "input") == [
+        't input /properties/score: widened from "integer" to "number" | "null" — additive',
+        "t input /properties/score: now optional (was required) — additive",
+    ]
+    assert _lines(Score, TextScore, "input") == [
+        't input /properties/score: widened from "integer" to "number" | "string" — additive'
+    ]
+    assert _lines(FloatScore, DefaultScore, "output") == [
+        't output /properties/score: narrowed from "number" | "null" to "integer" — additive'
+    ]
+
+
+class Left(BaseModel):
+    a: int
+
+
+class Right(BaseModel):
+    b: int
+
+
+class Left2(BaseModel):
+    a: int
+    x: int | None = None
+
+
+class Right2(BaseModel):
+    b: int
+    x: int | None = None
+
+
+class Either(BaseModel):
+    v: Left | Right
+
+
+class Either2(BaseModel):
+    v: Left2 | Right2
+
+
+def test_union_members_renamed_and_changed_are_paired_by_their_properties() -> None:
+    for field in ("input", "output"):
+        assert _lines(Either, Either2, field) == [
+            f"t {field} /properties/v/anyOf/0/properties/x: added (optional) — additive",
+            f"t {field} /properties/v/anyOf/1/properties/x: added (optional) — additive",
+        ]
+
+
+def test_integer_bounds_and_steps_are_read_by_their_values() -> None:
+    class Above(BaseModel):
+        n: int = Field(gt=0)
+
+    class AtLeast(BaseModel):
+        n: int = Field(ge=1)
+
+    class Halves(BaseModel):
+        n: float = Field(multiple_of=0.5)
+
+    class Quarters(BaseModel):
+        n: float = Field(multiple_of=0.25)
+
+    assert _lines(Above, AtLeast, "input") == []  # > 0 and >= 1 admit the same integers
+    assert _lines(Halves, Quarters, "input") == [
+        "t input /properties/n/multipleOf: loosened from 0.5 to 0.25 — additive"
+    ]
+    assert _lines(Halves, Quarters) == ["t output /properties/n/multipleOf: loosened from 0.5 to 0.25 — BREAKING"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    a: int
+    debug: str | None = None
+
+
+class Strict2(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    a: int
+
+
+def test_a_closed_output_that_drops_an_optional_field_only_narrows() -> None:
+    assert _lines(Strict, Strict2) == [
+        "t output /properties/debug: removed (was optional; the object admits no other keys) — additive"
+    ]
+
+
+def test_a_hand_edited_required_list_is_no_crash() -> None:
+    for broken in ([["a"]], [1, None]):
+        [change] = diff_schema({"required": broken}, {}, field="output")
+        assert change.line("t") == "t output /required: rewritten (the same names) — cosmetic"
+
+
+class Node1(BaseModel):
+    val: int
+    children: list[Node1] = []
+
+
+class Node2(BaseModel):
+    val: float
+    children: list[Node2] = []
+
+
+def test_a_changed_recursive_model_claims_no_sameness_at_its_cycle() -> None:
+    assert [change.line("t") for change in diff_schema(_schema(Node1), _schema(Node2), field="output")] == [
+        't output /properties/val/type: widened from "integer" to "number" — BREAKING',
+        't output /title: changed from "Node1" to "Node2" — cosmetic',
+    ]
+
+
+def _lines_of(old: Any, new: Any, field: Literal["output", "input"]) -> list[str]:
+    return [change.line("t") for change in diff_schema(old, new, field=field) if change.kind != "cosmetic"]
