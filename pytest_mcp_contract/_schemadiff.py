@@ -14,8 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any, Final, Literal
 
 from pytest_mcp_contract._jsonvalue import pointer, render, same
@@ -317,23 +319,8 @@ class _Differ:
         self._numeric_bound(old, new, path, "maximum", "exclusiveMaximum", lower=False)
         for keys, looser_when_bigger in ((_LOWER_BOUNDS, False), (_UPPER_BOUNDS, True)):
             for key in keys:
-                if key in _NUMERIC_BOUNDS:
-                    continue
-                before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
-                if same(before, after):
-                    continue
-                where = (*path, key)
-                if after is _ABSENT:
-                    self._add(where, f"removed (was {render(before)})", "widen")
-                elif before is _ABSENT:
-                    self._add(where, f"added: {render(after)}", "narrow")
-                elif _is_number(before) and _is_number(after):
-                    looser = (after > before) == looser_when_bigger
-                    effect: Effect = "widen" if looser else "narrow"
-                    verb = "loosened" if looser else "tightened"
-                    self._add(where, f"{verb} from {render(before)} to {render(after)}", effect)
-                else:
-                    self._add(where, f"changed from {render(before)} to {render(after)}", "both")
+                if key not in _NUMERIC_BOUNDS:
+                    self._constraint(old, new, (*path, key), key, partial(_by_size, looser_when_bigger))
 
     def _numeric_bound(
         self, old: dict[str, Any], new: dict[str, Any], path: Path, inclusive: str, exclusive: str, *, lower: bool
@@ -357,24 +344,23 @@ class _Differ:
 
     def _restrictions(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
         for key in (*_RESTRICTIONS, "uniqueItems"):
-            before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
-            if same(before, after):
-                continue
-            where = (*path, key)
-            if after is _ABSENT:
-                self._add(where, f"removed (was {render(before)})", "widen")
-            elif before is _ABSENT:
-                self._add(where, f"added: {render(after)}", "narrow")
-            elif key == "multipleOf" and _is_number(before) and _is_number(after) and before and after:
-                old_step, new_step = Fraction(str(before)), Fraction(str(after))
-                if old_step % new_step == 0:  # every multiple of 0.5 is one of 0.25
-                    self._add(where, f"loosened from {render(before)} to {render(after)}", "widen")
-                elif new_step % old_step == 0:
-                    self._add(where, f"tightened from {render(before)} to {render(after)}", "narrow")
-                else:
-                    self._add(where, f"changed from {render(before)} to {render(after)}", "both")
-            else:
-                self._add(where, f"changed from {render(before)} to {render(after)}", "both")
+            self._constraint(old, new, (*path, key), key, _by_step if key == "multipleOf" else None)
+
+    def _constraint(
+        self, old: dict[str, Any], new: dict[str, Any], where: Path, key: str, order: _Order | None
+    ) -> None:
+        """One constraint keyword: added narrows, removed widens, a new value as ``order`` reads it."""
+        before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
+        if same(before, after):
+            return
+        if after is _ABSENT:
+            self._add(where, f"removed (was {render(before)})", "widen")
+        elif before is _ABSENT:
+            self._add(where, f"added: {render(after)}", "narrow")
+        else:
+            effect = order(before, after) if order is not None else None
+            verb = {"widen": "loosened", "narrow": "tightened"}.get(effect or "", "changed")
+            self._add(where, f"{verb} from {render(before)} to {render(after)}", effect or "both")
 
     def _objects(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
         before_props: dict[str, Any] = old.get("properties", {}) if isinstance(old.get("properties"), dict) else {}
@@ -921,6 +907,26 @@ def _bound(schema: dict[str, Any], inclusive: str, exclusive: str, *, lower: boo
         if _tighter(bound, tightest, lower=lower):
             tightest = bound
     return tightest
+
+
+_Order = Callable[[Any, Any], Effect | None]
+"""Reads a constraint's old and new value: ``widen``, ``narrow``, or ``None`` if neither holds."""
+
+
+def _by_size(looser_when_bigger: bool, before: Any, after: Any) -> Effect | None:
+    if not (_is_number(before) and _is_number(after)):
+        return None
+    return "widen" if (after > before) == looser_when_bigger else "narrow"
+
+
+def _by_step(before: Any, after: Any) -> Effect | None:
+    """``multipleOf``: every multiple of 0.5 is one of 0.25, so 0.5 → 0.25 widens."""
+    if not (_is_number(before) and _is_number(after)) or not before or not after:
+        return None
+    old_step, new_step = Fraction(str(before)), Fraction(str(after))
+    if old_step % new_step == 0:
+        return "widen"
+    return "narrow" if new_step % old_step == 0 else None
 
 
 def _integral(bound: Bound | None, *, lower: bool) -> Bound | None:
