@@ -72,8 +72,8 @@ class ContractReport:
                 tool.schema = data
             elif data["kind"] == "checks":
                 tool.checks = data["violations"]
-            elif data["kind"] == "call":
-                tool.calls += 1
+            elif data["kind"] == "calls":
+                tool.calls += data["count"]
                 (tool.expected_violations if passed else tool.call_violations).update(data["violations"])
 
     @property

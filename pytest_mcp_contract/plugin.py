@@ -7,6 +7,7 @@ imported until a server is configured or a fixture is used.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Final
 
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 SETTINGS: Final = pytest.StashKey[Settings]()
 POOL: Final = pytest.StashKey[SessionPool]()
 CURRENT_ITEM: Final = pytest.StashKey["pytest.Item | None"]()
+CALLS: Final = pytest.StashKey["dict[tuple[str, str], Counter[str]]"]()
+"""Per test, per (server, tool): checked calls (under the key "") and the violations found."""
 LISTING: Final[pytest.StashKey[dict[str, Tool] | str]] = pytest.StashKey()
 """The configured server's tools for the generated suite, or why they could not be listed."""
 
@@ -169,7 +172,20 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
 def _record_call(config: pytest.Config, server: str, tool: str, found: list[Violation]) -> None:
     item = config.stash.get(CURRENT_ITEM, None)
     if item is not None:
-        record(item, "call", server=server, tool=tool, violations=[violation.check for violation in found])
+        # Counted here and written once per tool when the test ends: a test making thousands of
+        # calls must not pile up thousands of entries (the garbage collector slowed every call).
+        counts = item.stash.setdefault(CALLS, {}).setdefault((server, tool), Counter())
+        counts[""] += 1
+        counts.update(violation.check for violation in found)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest builds the teardown report from user_properties
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> None:
+    if call.when == "teardown":
+        for (server, tool), counts in item.stash.get(CALLS, {}).items():
+            violations = {check: count for check, count in counts.items() if check}
+            record(item, "calls", server=server, tool=tool, count=counts[""], violations=violations)
+        item.stash[CALLS] = {}
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import Project
 from test_snapshots import V1, V2
@@ -195,9 +197,41 @@ def test_calls_to_other_servers_get_their_own_table(project: Project) -> None:
 def test_junit_xml_carries_the_records(changed: Project) -> None:
     xml = changed.pytester.path / "junit.xml"
     changed.run("--junitxml", str(xml))
-    text = xml.read_text()
-    assert '<property name="mcp_contract" value="{&quot;kind&quot;: &quot;call&quot;' in text
-    assert "&quot;kind&quot;: &quot;schema&quot;" in text
+    text = xml.read_text().replace("&quot;", "'")
+    assert (
+        "<property name=\"mcp_contract\" value=\"{'count': 1, 'kind': 'calls', 'server': 'weather', "
+        "'tool': 'get_weather', 'violations': {}}\" />"
+    ) in text
+    assert "'kind': 'schema'" in text
+
+
+def test_many_calls_in_one_test_are_one_record_per_tool(project: Project) -> None:
+    project.pytester.makepyfile(weather=V1)
+    project.configure("weather.py:mcp")
+    project.tests(
+        """
+        import pytest
+        from pytest_mcp_contract import ContractViolationError
+
+        def test_busy(mcp_contract):
+            for _ in range(500):
+                mcp_contract.call_tool("ping")
+            with pytest.raises(ContractViolationError):
+                mcp_contract.call_tool("get_weather", {"city": "Oslo"}, expect_error=True)
+        """
+    )
+    xml = project.pytester.path / "junit.xml"
+    result = project.run("--junitxml", str(xml))
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["tool calls checked: 501, violations: 1 (1 in passing tests, so expected)"])
+    text = xml.read_text().replace("&quot;", "'")
+    records = re.findall(r'<property name="[^"]*" value="[^"]*" />', text)
+    assert records == [
+        "<property name=\"mcp_contract\" value=\"{'count': 500, 'kind': 'calls', 'server': 'weather', "
+        "'tool': 'ping', 'violations': {}}\" />",
+        "<property name=\"mcp_contract\" value=\"{'count': 1, 'kind': 'calls', 'server': 'weather', "
+        "'tool': 'get_weather', 'violations': {'tool-error': 1}}\" />",
+    ]
 
 
 def test_no_summary_without_contract_activity(project: Project) -> None:
