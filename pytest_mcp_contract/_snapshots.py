@@ -33,14 +33,20 @@ _LISTED: dict[Path, frozenset[str]] = {}
 """Per server folder, the file stems of the tools the server lists in this run."""
 
 
+_REMOVED: dict[Path, list[Path]] = {}
+"""Per server folder, :func:`removed_tools` once worked out (syrupy asks once per tool)."""
+
+
 def remember_listing(folder: Path, tool_names: list[str]) -> None:
     """Tell the extension which tools exist, so only the files of removed tools can be unused."""
     _LISTED[folder.resolve()] = frozenset(file_stem(name) for name in tool_names)
+    _REMOVED.pop(folder.resolve(), None)
 
 
 def forget_listings() -> None:
     """End of a pytest run: a later run in the same process (pytester) must list the tools anew."""
     _LISTED.clear()
+    _REMOVED.clear()
 
 
 def server_folder(base: Path, server: object) -> Path:
@@ -56,12 +62,17 @@ def removed_tools(folder: Path) -> list[Path]:
     Only files that read as tool snapshots count: another JSON file someone put in the folder
     is never reported, nor deleted by ``--snapshot-update``.
     """
-    listed = _LISTED.get(folder.resolve())
+    key = folder.resolve()
+    listed = _LISTED.get(key)
     if listed is None or not folder.is_dir():
         return []
-    return sorted(
-        path for path in folder.glob("*.json") if path.stem not in listed and path.is_file() and _is_tool_snapshot(path)
-    )
+    if key not in _REMOVED:
+        _REMOVED[key] = sorted(
+            path
+            for path in folder.glob("*.json")
+            if path.stem not in listed and path.is_file() and _is_tool_snapshot(path)
+        )
+    return _REMOVED[key]
 
 
 def _is_tool_snapshot(path: Path) -> bool:
