@@ -119,7 +119,7 @@ _TYPES: Final = ("null", "boolean", "object", "array", "number", "integer", "str
 # (keyword, how a bigger value reads): a lower bound loosens as it falls, an upper bound as it rises.
 _LOWER_BOUNDS: Final = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER_BOUNDS: Final = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-_RESTRICTIONS: Final = ("pattern", "format", "multipleOf", "const", "contentEncoding", "contentMediaType")
+_RESTRICTIONS: Final = ("pattern", "format", "multipleOf", "contentEncoding", "contentMediaType")  # const: see _simplify
 _HANDLED: Final = frozenset(
     {
         *_ANNOTATIONS,
@@ -644,8 +644,8 @@ class _Canon:
             if key in _ANNOTATIONS or key in _DEFS or key in ("$ref", "$schema", "$id"):
                 continue
             value = node[key]
-            if key in ("enum", "const", "required", "type"):
-                values = value if isinstance(value, list) and key != "const" else [value]
+            if key in ("enum", "required", "type"):
+                values = value if isinstance(value, list) else [value]
                 part = ",".join(sorted(_text(item) for item in values))
             elif key in ("anyOf", "oneOf") and isinstance(value, list):
                 digests = [self._digest(item, stack, depth + 1) for item in value]
