@@ -119,7 +119,8 @@ _TYPES: Final = ("null", "boolean", "object", "array", "number", "integer", "str
 # (keyword, how a bigger value reads): a lower bound loosens as it falls, an upper bound as it rises.
 _LOWER_BOUNDS: Final = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER_BOUNDS: Final = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-_RESTRICTIONS: Final = ("pattern", "format", "multipleOf", "contentEncoding", "contentMediaType")  # const: see _simplify
+# const is not here: _simplify turns it into an enum of one.
+_RESTRICTIONS: Final = ("pattern", "format", "multipleOf", "contentEncoding", "contentMediaType")
 _HANDLED: Final = frozenset(
     {
         *_ANNOTATIONS,
