@@ -11,7 +11,7 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._errors import ToolTimeoutError
-from pytest_mcp_contract._session import ContractSession, Observer, arguments_dict, server_label
+from pytest_mcp_contract._session import ContractSession, Referee, arguments_dict, server_label
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -107,10 +107,10 @@ class AsyncMcpContract:
 
 @asynccontextmanager
 async def open_async_contract(
-    server: object, *, timeout: float, check_formats: bool, observer: Observer | None = None
+    server: object, *, timeout: float, check_formats: bool, referee: Referee | None = None
 ) -> AsyncIterator[AsyncMcpContract]:
     """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
-    session = ContractSession(server, timeout=timeout, check_formats=check_formats, observer=observer)
+    session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
     opened = anyio.Event()
     # The watchdog's scope must enclose the client: anyio scopes nest strictly within a task.
     async with anyio.create_task_group() as outer:

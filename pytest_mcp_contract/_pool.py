@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_mcp_contract._session import Observer
+    from pytest_mcp_contract._session import Referee
     from pytest_mcp_contract._settings import Settings
     from pytest_mcp_contract._sync import McpContract
 
 
 class SessionPool:
-    def __init__(self, settings: Settings, observer: Observer | None = None) -> None:
+    def __init__(self, settings: Settings, referee: Referee | None = None) -> None:
         self._settings = settings
-        self._observer = observer
+        self._referee = referee
         self._open: dict[str, McpContract] = {}
 
     def get(self, request: pytest.FixtureRequest, server: object) -> McpContract:
@@ -33,7 +33,7 @@ class SessionPool:
         if current is not None:
             self._close(node.nodeid, current)
         contract = McpContract(
-            server, timeout=self._settings.timeout, check_formats=self._settings.check_formats, observer=self._observer
+            server, timeout=self._settings.timeout, check_formats=self._settings.check_formats, referee=self._referee
         )
         self._open[node.nodeid] = contract
         node.addfinalizer(lambda: self._close(node.nodeid, contract))

@@ -42,7 +42,11 @@ class ToolRecord:
     call_violations: Counter[str] = field(default_factory=Counter)
     """Violations in calls of tests that failed."""
     expected_violations: Counter[str] = field(default_factory=Counter)
-    """Violations in calls of tests that passed all the same: the test expected them."""
+    """Violations a marker expected, or in calls of tests that passed all the same (``pytest.raises``)."""
+    allowed: Counter[str] = field(default_factory=Counter)
+    """Violations in calls carried by ``mcp_contract_allow``."""
+    allowed_checks: list[str] = field(default_factory=list)
+    """Tool-check violations carried by ``mcp_contract_allow``."""
 
 
 @dataclass
@@ -54,6 +58,10 @@ class ContractReport:
     servers: dict[str, dict[str, ToolRecord]] = field(default_factory=dict)
     removed: dict[str, str] = field(default_factory=dict)
     """Tools the configured server no longer lists: name -> what became of their snapshot file."""
+    allow: dict[tuple[str, str], str] = field(default_factory=dict)
+    """The ``mcp_contract_allow`` entries: (tool, check) -> reason."""
+    stale_allowed: list[tuple[str, str]] = field(default_factory=list)
+    """Allow entries no call or tool check needed in a run that covered the whole project."""
     _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
@@ -72,13 +80,16 @@ class ContractReport:
                 tool.schema = data
             elif data["kind"] == "checks":
                 tool.checks = data["violations"]
+                tool.allowed_checks = data["allowed"]
             elif data["kind"] == "calls":
                 tool.calls += data["count"]
                 (tool.expected_violations if passed else tool.call_violations).update(data["violations"])
+                tool.expected_violations.update(data["expected"])
+                tool.allowed.update(data["allowed"])
 
     @property
     def empty(self) -> bool:
-        return not self.servers and not self.removed
+        return not self.servers and not self.removed and not self.stale_allowed
 
     def _all(self) -> list[ToolRecord]:
         return [tool for tools in self.servers.values() for tool in tools.values()]
@@ -106,14 +117,27 @@ class ContractReport:
         if self.removed:
             text = "; ".join(f"{name} ({fate})" for name, fate in sorted(self.removed.items()))
             facts.append(("removed tools — BREAKING", text))
+        carried = Counter[tuple[str, str]]()
+        for tool in tools:
+            carried.update({(tool.name, check): count for check, count in tool.allowed.items()})
+            carried.update((tool.name, check) for check in tool.allowed_checks)
+        if carried:
+            text = "; ".join(
+                f"{name}:{check} x{count} ({self.allow.get((name, check), '')})"
+                for (name, check), count in sorted(carried.items())
+            )
+            facts.append(("allowed violations", text))
+        if self.stale_allowed:
+            text = ", ".join(f"{name}:{check}" for name, check in self.stale_allowed)
+            facts.append(("stale mcp_contract_allow lines (nothing needed them; remove them)", text))
         calls = sum(tool.calls for tool in tools)
         if calls:
             expected = sum(sum(tool.expected_violations.values()) for tool in tools)
-            found = sum(sum(tool.call_violations.values()) for tool in tools) + expected
+            allowed = sum(sum(tool.allowed.values()) for tool in tools)
+            found = sum(sum(tool.call_violations.values()) for tool in tools) + expected + allowed
             text = f"{calls}, violations: {found}"
-            if expected:
-                text += f" ({expected} in passing tests, so expected)"
-            facts.append(("tool calls checked", text))
+            excused = [f"{count} {how}" for count, how in ((expected, "expected"), (allowed, "allowed")) if count]
+            facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
         return facts
 
     def markdown(self, target: str) -> str:
@@ -160,12 +184,15 @@ def _schema_cell(tool: ToolRecord) -> str:
 def _checks_cell(tool: ToolRecord) -> str:
     if tool.checks is None:
         return "—"
-    return "passed" if not tool.checks else "failed: " + ", ".join(f"`{check}`" for check in tool.checks)
+    carried = " (allowed: " + ", ".join(f"`{check}`" for check in tool.allowed_checks) + ")"
+    cell = "passed" if not tool.checks else "failed: " + ", ".join(f"`{check}`" for check in tool.checks)
+    return cell + (carried if tool.allowed_checks else "")
 
 
 def _violations_cell(tool: ToolRecord) -> str:
     cells = [f"`{check}` x{count}" for check, count in sorted(tool.call_violations.items())]
     cells += [f"`{check}` x{count} (expected)" for check, count in sorted(tool.expected_violations.items())]
+    cells += [f"`{check}` x{count} (allowed)" for check, count in sorted(tool.allowed.items())]
     return ", ".join(cells) or "—"
 
 
@@ -204,8 +231,9 @@ class ReportPlugin:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.report = ContractReport()
+        self.report = ContractReport(allow={key: entry.reason for key, entry in settings.allow.items()})
         self.removed: list[Path] = []
+        self.partial = False  # some items deselected: an allow line not needed may just not have run
         if settings.server is not None:  # the SDK is loaded already then
             from pytest_mcp_contract._session import server_name
 
@@ -233,10 +261,22 @@ class ReportPlugin:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.report.add(report)
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.partial = self.partial or bool(items)
+
+    def _note_stale(self, config: pytest.Config) -> None:
+        from pytest_mcp_contract._suite import covers_project
+
+        if self.partial or not covers_project(config) or config.getoption("exitfirst", False):
+            return
+        seen = {(tool.name, check) for tool in self.report._all() for check in [*tool.allowed, *tool.allowed_checks]}
+        self.report.stale_allowed = sorted(set(self.settings.allow) - seen)
+
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
         self._note_removed(config)
+        self._note_stale(config)
         lines = self.report.terminal_lines()
         if self.settings.report is not None and not self.report.empty:
             lines.append(f"report written to {self.settings.report}")
@@ -251,5 +291,6 @@ class ReportPlugin:
         if path is None or hasattr(session.config, "workerinput"):
             return
         self._note_removed(session.config)
+        self._note_stale(session.config)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.report.markdown(self.settings.target or "(set by a fixture)"), encoding="utf-8")

@@ -24,8 +24,9 @@ from pytest_mcp_contract._violations import ContractViolationError, Violation
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
 
-Observer = Callable[[str, str, list[Violation]], None]
-"""Told about every checked call: the server's name, the tool's and the violations found (for the report)."""
+Referee = Callable[[str, str, "Answer | None", list[Violation]], list[Violation]]
+"""Sees every checked call (server name, tool name, the answer or ``None`` for a JSON-RPC error,
+the violations found) and returns those that fail it: markers and the allow list excuse the others."""
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
@@ -67,13 +68,11 @@ SessionError.__module__ = "pytest_mcp_contract"
 class ContractSession:
     """The loop-independent core shared by ``mcp_contract`` and ``mcp_contract_async``."""
 
-    def __init__(
-        self, server: object, *, timeout: float, check_formats: bool, observer: Observer | None = None
-    ) -> None:
+    def __init__(self, server: object, *, timeout: float, check_formats: bool, referee: Referee | None = None) -> None:
         self.server = server
         self.timeout = timeout
         self.check_formats = check_formats
-        self.observer = observer
+        self.referee = referee
         self._client: Client | None = None
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
@@ -187,8 +186,8 @@ class ContractSession:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
         violations = self.check(name, answer.result, expect_error=expect_error, cause=answer.cause)
-        if self.observer is not None:
-            self.observer(server_name(self.server), name, violations)
+        if self.referee is not None:
+            violations = self.referee(server_name(self.server), name, answer, violations)
         if violations:
             raise ContractViolationError(violations, tool=name, arguments=arguments)
         return answer.result
@@ -202,8 +201,10 @@ class ContractSession:
             raise error
         message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
         violations = [Violation("tool-error", name, message)]
-        if self.observer is not None:
-            self.observer(server_name(self.server), name, violations)
+        if self.referee is not None:
+            violations = self.referee(server_name(self.server), name, None, violations)
+        if not violations:  # allowed: the caller gets the SDK's error, as with expect_error=True
+            raise error
         raise ContractViolationError(violations, tool=name, arguments=arguments) from error
 
 

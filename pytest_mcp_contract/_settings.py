@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal, cast
 
 import pytest
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from pytest_mcp_contract._expect import Allowance
     from pytest_mcp_contract._target import TargetError
 
 Scope = Literal["session", "module", "function"]
@@ -36,6 +39,8 @@ class Settings:
     snapshot_fields: tuple[str, ...] = ()
     """Fields snapshotted beside ``output_schema``."""
     report: Path | None = None
+    allow: Mapping[tuple[str, str], Allowance] = field(default_factory=dict)
+    """Known violations carried on purpose (ini ``mcp_contract_allow``), by (tool, check id)."""
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
@@ -52,23 +57,16 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     snapshot_dir = _snapshot_dir(config, project)
     fields = _fields(cast("list[str]", config.getini("mcp_contract_snapshot_fields")))
     report = config.getoption("mcp_contract_report")
+    from pytest_mcp_contract._expect import parse_allow
+
+    allow = parse_allow(cast("list[str]", config.getini("mcp_contract_allow")))
 
     target = config.getoption("mcp_contract_server")
-    base_dir = Path(config.invocation_params.dir)
     source = "--mcp-contract-server"
     if not target:
         target = cast("str", config.getini("mcp_contract_server")).strip() or None
         source = f"mcp_contract_server in {config.inipath.name}" if config.inipath else "mcp_contract_server"
-        if config.inipath is not None:
-            base_dir = config.inipath.parent
-    server = None
-    if target and load:
-        from pytest_mcp_contract._target import TargetError, load_target
-
-        try:
-            server = load_target(target, base_dir)
-        except TargetError as error:
-            raise pytest.UsageError(_target_message(target, source, error)) from None
+    server = load_server(config, target, source) if target and load else None
     return Settings(
         target=target,
         target_source=source,
@@ -80,7 +78,21 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         snapshot_dir=snapshot_dir,
         snapshot_fields=fields,
         report=(Path(config.invocation_params.dir) / report).resolve() if report else None,
+        allow=allow,
     )
+
+
+def load_server(config: pytest.Config, target: str, source: str) -> object:
+    """Load a target; a relative path is relative to the current directory for the option, else the ini file."""
+    from pytest_mcp_contract._target import TargetError, load_target
+
+    base_dir = Path(config.invocation_params.dir)
+    if source != "--mcp-contract-server" and config.inipath is not None:
+        base_dir = config.inipath.parent
+    try:
+        return load_target(target, base_dir)
+    except TargetError as error:
+        raise pytest.UsageError(_target_message(target, source, error)) from None
 
 
 def _snapshot_dir(config: pytest.Config, project: Path) -> Path:

@@ -190,9 +190,14 @@ def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
 def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: Settings) -> None:
     __tracebackhide__ = True
     from pytest_mcp_contract._checks import check_tool
+    from pytest_mcp_contract._expect import Referee
 
-    violations = check_tool(_listed(request, tool_name), server=settings.server)
-    record(request.node, "checks", server=_name(settings), tool=tool_name, violations=[v.check for v in violations])
+    found = check_tool(_listed(request, tool_name), server=settings.server)
+    verdict = Referee([], settings.allow).judge(tool_name, None, found)  # no call: no answer
+    violations = verdict.failing
+    allowed = [violation.check for violation in verdict.allowed]
+    checks = [violation.check for violation in violations]
+    record(request.node, "checks", server=_name(settings), tool=tool_name, violations=checks, allowed=allowed)
     if violations:
         raise ContractViolationError(violations, tool=tool_name, called=False)
 

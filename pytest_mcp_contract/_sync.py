@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPError
 from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError
 from pytest_mcp_contract._session import (
     ContractSession,
-    Observer,
+    Referee,
     SessionError,
     arguments_dict,
     server_label,
@@ -281,9 +281,9 @@ class McpContract:
         *,
         timeout: float = DEFAULT_TIMEOUT,
         check_formats: bool = False,
-        observer: Observer | None = None,
+        referee: Referee | None = None,
     ) -> None:
-        self._session = ContractSession(server, timeout=timeout, check_formats=check_formats, observer=observer)
+        self._session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
         self._host = LoopHost(self._session.enter, timeout=timeout, label=server_label(server))
 
     @property

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 import pytest
 
+from pytest_mcp_contract._expect import ALLOW_FORM, MARKERS, Expectation, Referee, expectations
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
 from pytest_mcp_contract._settings import DEFAULT_SNAPSHOT_DIR, DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from mcp.types import Tool
 
     from pytest_mcp_contract._async import AsyncMcpContract
+    from pytest_mcp_contract._session import Answer
     from pytest_mcp_contract._sync import McpContract
     from pytest_mcp_contract._violations import Violation
 
@@ -32,6 +34,12 @@ POOL: Final = pytest.StashKey[SessionPool]()
 CURRENT_ITEM: Final = pytest.StashKey["pytest.Item | None"]()
 CALLS: Final = pytest.StashKey["dict[tuple[str, str], Counter[str]]"]()
 """Per test, per (server, tool): checked calls (under the key "") and the violations found."""
+EXPECTATIONS: Final = pytest.StashKey[list[Expectation]]()
+REFEREE: Final = pytest.StashKey[Referee]()
+MARKED_SERVER: Final = pytest.StashKey[object]()
+MARKED_SERVERS: Final = pytest.StashKey[dict[str, object]]()
+"""Per test, the server its ``mcp_contract_server`` marker names; per run, each such target loaded once."""
+"""Per test: its markers' expectations, and who judges its calls with them."""
 LISTING: Final[pytest.StashKey[dict[str, Tool] | str]] = pytest.StashKey()
 """The configured server's tools for the generated suite, or why they could not be listed."""
 
@@ -100,6 +108,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="",
     )
     parser.addini(
+        "mcp_contract_allow",
+        f"Known violations carried on purpose, one per line: '{ALLOW_FORM}'.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
         "mcp_contract_snapshot_fields",
         "Tool fields snapshotted beside output_schema: input_schema, title, description, annotations, meta.",
         type="linelist",
@@ -115,6 +129,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{MARKER}: an item of the generated MCP contract suite (deselect with -m 'not {MARKER}')"
     )
+    for text in MARKERS.values():
+        config.addinivalue_line("markers", text)
+    config.addinivalue_line(
+        "markers",
+        "mcp_contract_server(target): this test, class or module uses another MCP server, named as for "
+        "--mcp-contract-server ('package.module:attr' or 'path/to/file.py:attr', relative to the ini file).",
+    )
     if settings.suite and settings.target and not config.pluginmanager.hasplugin("syrupy"):
         raise pytest.UsageError(
             "pytest-mcp-contract snapshots tool schemas with syrupy, which is switched off (-p no:syrupy). "
@@ -123,7 +144,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SETTINGS] = settings
     config.pluginmanager.register(ReportPlugin(settings), "mcp_contract_report")
     config.stash[CURRENT_ITEM] = None
-    config.stash[POOL] = SessionPool(settings, observer=lambda *call: _record_call(config, *call))
+    config.stash[POOL] = SessionPool(settings, referee=lambda *call: _judge_call(config, *call))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -142,7 +163,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before -m/-k deselection and syrupy's bookkeeping see the items
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Add the generated contract suite: two items per tool of the configured server."""
+    """Read every test's ``mcp_expect_*`` markers (a malformed one stops the run), then add the suite."""
+    for item in items:
+        item.stash[EXPECTATIONS] = expectations(item)
+        marker = item.get_closest_marker("mcp_contract_server")
+        if marker is not None:
+            item.stash[MARKED_SERVER] = _marked_server(config, item, marker)
     listing = config.stash.get(LISTING, None)
     if listing is None:
         return
@@ -161,7 +187,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
-    """Know which test is running, so its checked calls are recorded on it."""
+    """Know which test is running, so its checked calls are judged by its markers and recorded on it."""
+    item.stash[REFEREE] = Referee(item.stash.get(EXPECTATIONS, []), item.config.stash[SETTINGS].allow)
     item.config.stash[CURRENT_ITEM] = item
     try:
         return (yield)
@@ -169,22 +196,62 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
         item.config.stash[CURRENT_ITEM] = None
 
 
-def _record_call(config: pytest.Config, server: str, tool: str, found: list[Violation]) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    """An expectation no call met fails the test here, in its call phase (not as a teardown error)."""
+    outcome = yield
+    unmet = item.stash[REFEREE].unmet() if REFEREE in item.stash else []
+    if unmet:
+        pytest.fail("\n".join(unmet), pytrace=False)
+    return outcome
+
+
+def _marked_server(config: pytest.Config, item: pytest.Item, marker: pytest.Mark) -> object:
+    """The server a ``mcp_contract_server`` marker names, loaded once per target for the whole run."""
+    from pytest_mcp_contract._settings import load_server
+
+    if len(marker.args) != 1 or marker.kwargs or not isinstance(marker.args[0], str):
+        raise pytest.UsageError(
+            f"{item.nodeid}: @pytest.mark.mcp_contract_server takes one target string, "
+            "e.g. @pytest.mark.mcp_contract_server('weather_service.gateway:server')"
+        )
+    loaded = config.stash.setdefault(MARKED_SERVERS, {})
+    target = marker.args[0]
+    if target not in loaded:
+        loaded[target] = load_server(config, target, f"@pytest.mark.mcp_contract_server on {item.nodeid}")
+    return loaded[target]
+
+
+def _judge_call(
+    config: pytest.Config, server: str, tool: str, answer: Answer | None, found: list[Violation]
+) -> list[Violation]:
+    """Sort a call's violations by the running test's markers and the allow list; count them for the report."""
     item = config.stash.get(CURRENT_ITEM, None)
+    referee = item.stash[REFEREE] if item is not None and REFEREE in item.stash else None
+    if referee is None:  # a call outside any test (a session fixture's set-up): the allow list only
+        referee = Referee([], config.stash[SETTINGS].allow)
+    verdict = referee.judge(tool, answer, found)
     if item is not None:
         # Counted here and written once per tool when the test ends: a test making thousands of
         # calls must not pile up thousands of entries (the garbage collector slowed every call).
         counts = item.stash.setdefault(CALLS, {}).setdefault((server, tool), Counter())
         counts[""] += 1
-        counts.update(violation.check for violation in found)
+        counts.update(violation.check for violation in verdict.failing)
+        counts.update(f"expected:{violation.check}" for violation in verdict.expected)
+        counts.update(f"allowed:{violation.check}" for violation in verdict.allowed)
+    return verdict.failing
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest builds the teardown report from user_properties
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> None:
     if call.when == "teardown":
         for (server, tool), counts in item.stash.get(CALLS, {}).items():
-            violations = {check: count for check, count in counts.items() if check}
-            record(item, "calls", server=server, tool=tool, count=counts[""], violations=violations)
+            sorted_out: dict[str, dict[str, int]] = {"violations": {}, "expected": {}, "allowed": {}}
+            for key, count in counts.items():
+                if key:
+                    kind, _, check = key.rpartition(":")
+                    sorted_out[kind or "violations"][check] = count
+            record(item, "calls", server=server, tool=tool, count=counts[""], **sorted_out)
         item.stash[CALLS] = {}
 
 
@@ -218,9 +285,13 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 def mcp_contract_server(request: pytest.FixtureRequest) -> object:
     """The MCP server under test: the one configured with ``mcp_contract_server`` / ``--mcp-contract-server``.
 
-    Override this fixture in a ``conftest.py`` (any scope) to return the server object yourself;
-    a different server in a sub-folder gets its own session.
+    A ``@pytest.mark.mcp_contract_server(target)`` marker on the test, its class or module picks
+    another one. Or override this fixture in a ``conftest.py`` (any scope) to return the server
+    object yourself; a different server in a sub-folder gets its own session.
     """
+    marked = request.node.stash.get(MARKED_SERVER, None)
+    if marked is not None:
+        return marked
     server = request.config.stash[SETTINGS].server
     if server is None:
         pytest.fail(NO_SERVER, pytrace=False)

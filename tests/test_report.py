@@ -135,7 +135,7 @@ def test_violations_in_calls_are_counted_per_check(project: Project) -> None:
     report = project.pytester.path / "report.md"
     result = project.run("--mcp-contract-report", str(report))
     result.assert_outcomes(passed=2, failed=3)
-    result.stdout.fnmatch_lines(["tool calls checked: 5, violations: 4 (1 in passing tests, so expected)"])
+    result.stdout.fnmatch_lines(["tool calls checked: 5, violations: 4 (1 expected)"])
     text = report.read_text()
     assert "| `mismatch` | — | — | 3 | `content-mismatch` x2, `content-mismatch` x1 (expected) |" in text
     assert "## `bad_type`\n\nViolations in calls of failing tests: `structured-invalid` x1." in text
@@ -158,7 +158,7 @@ def test_a_green_run_that_asserts_known_defects_reads_as_green(project: Project)
     report = project.pytester.path / "report.md"
     result = project.run("--mcp-contract-report", str(report))
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 in passing tests, so expected)"])
+    result.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 expected)"])
     text = report.read_text()
     assert "| `bad_type` | — | — | 1 | `structured-invalid` x1 (expected) |" in text
     assert "## `bad_type`" not in text  # nothing for a reviewer to act on
@@ -199,8 +199,8 @@ def test_junit_xml_carries_the_records(changed: Project) -> None:
     changed.run("--junitxml", str(xml))
     text = xml.read_text().replace("&quot;", "'")
     assert (
-        "<property name=\"mcp_contract\" value=\"{'count': 1, 'kind': 'calls', 'server': 'weather', "
-        "'tool': 'get_weather', 'violations': {}}\" />"
+        "<property name=\"mcp_contract\" value=\"{'allowed': {}, 'count': 1, 'expected': {}, 'kind': 'calls', "
+        "'server': 'weather', 'tool': 'get_weather', 'violations': {}}\" />"
     ) in text
     assert "'kind': 'schema'" in text
 
@@ -223,14 +223,14 @@ def test_many_calls_in_one_test_are_one_record_per_tool(project: Project) -> Non
     xml = project.pytester.path / "junit.xml"
     result = project.run("--junitxml", str(xml))
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["tool calls checked: 501, violations: 1 (1 in passing tests, so expected)"])
+    result.stdout.fnmatch_lines(["tool calls checked: 501, violations: 1 (1 expected)"])
     text = xml.read_text().replace("&quot;", "'")
     records = re.findall(r'<property name="[^"]*" value="[^"]*" />', text)
     assert records == [
-        "<property name=\"mcp_contract\" value=\"{'count': 500, 'kind': 'calls', 'server': 'weather', "
-        "'tool': 'ping', 'violations': {}}\" />",
-        "<property name=\"mcp_contract\" value=\"{'count': 1, 'kind': 'calls', 'server': 'weather', "
-        "'tool': 'get_weather', 'violations': {'tool-error': 1}}\" />",
+        "<property name=\"mcp_contract\" value=\"{'allowed': {}, 'count': 500, 'expected': {}, 'kind': 'calls', "
+        "'server': 'weather', 'tool': 'ping', 'violations': {}}\" />",
+        "<property name=\"mcp_contract\" value=\"{'allowed': {}, 'count': 1, 'expected': {}, 'kind': 'calls', "
+        "'server': 'weather', 'tool': 'get_weather', 'violations': {'tool-error': 1}}\" />",
     ]
 
 

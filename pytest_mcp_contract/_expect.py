@@ -1,0 +1,222 @@
+"""Failures a test expects on purpose: the ``mcp_expect_*`` markers and the ``mcp_contract_allow`` list.
+
+Every checked call passes through a :class:`Referee`. A violation a marker expects, or one the
+allow list carries, is counted, not raised; any other still fails the test. An expectation that
+no call met fails the test when its call phase ends, so a fixed bug makes its marker fail and
+get removed. Nothing here imports the SDK.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+import pytest
+
+from pytest_mcp_contract._violations import CHECKS, Violation
+
+if TYPE_CHECKING:
+    from mcp.types import CallToolResult
+
+    from pytest_mcp_contract._session import Answer
+
+MARKERS: Final = {
+    "mcp_expect_error": (
+        "mcp_expect_error(tool=None, match=None): the test must see a call to `tool` (any tool if None) "
+        "return a tool error (is_error=True) whose text or server-side cause matches the regex `match`; "
+        "such errors do not fail it."
+    ),
+    "mcp_expect_violation": (
+        "mcp_expect_violation(check=None, tool=None, match=None): the test must see a contract violation "
+        "(`check`: one check id or a list; of `tool`; whose message matches the regex `match`); those do not "
+        "fail it, any other violation still does. A marker nothing matched fails the test: it is stale."
+    ),
+}
+"""The markers and the text ``pytest --markers`` shows for each (signature first)."""
+
+_PARAMETERS: Final = {"mcp_expect_error": ("tool", "match"), "mcp_expect_violation": ("check", "tool", "match")}
+
+
+@dataclass
+class Expectation:
+    """One marker on a test: what it expects, and how often a call met it."""
+
+    marker: str
+    tool: str | None = None
+    checks: frozenset[str] | None = None
+    match: re.Pattern[str] | None = None
+    met: int = field(default=0, compare=False)
+
+    def covers_error(self, tool: str, text: str) -> bool:
+        return self.marker == "mcp_expect_error" and self._about(tool) and self._matches(text)
+
+    def covers(self, violation: Violation) -> bool:
+        return (
+            self.marker == "mcp_expect_violation"
+            and self._about(violation.tool)
+            and (self.checks is None or violation.check in self.checks)
+            and self._matches(violation.message)
+        )
+
+    def _about(self, tool: str) -> bool:
+        return self.tool is None or self.tool == tool
+
+    def _matches(self, text: str) -> bool:
+        return self.match is None or self.match.search(text) is not None
+
+    def unmet(self) -> str:
+        """Why the test fails when no call met this expectation, and what to do."""
+        source = f"from {self.tool}" if self.tool else "from any tool"
+        matching = f" matching {self.match.pattern!r}" if self.match else ""
+        if self.marker == "mcp_expect_error":
+            return (
+                f"expected a tool error {source}{matching}, none occurred. Check the call's arguments, "
+                "or remove @pytest.mark.mcp_expect_error if the tool should succeed."
+            )
+        what = " or ".join(sorted(self.checks)) if self.checks else "contract"
+        return (
+            f"expected a {what} violation {source}{matching}, none occurred: the marker is stale. "
+            "If the bug is fixed, remove @pytest.mark.mcp_expect_violation from this test."
+        )
+
+
+def expectations(item: pytest.Item) -> list[Expectation]:
+    """The item's ``mcp_expect_*`` markers, closest first; a malformed one is a usage error."""
+    found = []
+    for mark in item.iter_markers():
+        if mark.name in _PARAMETERS:
+            try:
+                found.append(_expectation(mark.name, mark.args, mark.kwargs))
+            except ValueError as problem:
+                raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{mark.name}: {problem}") from None
+    return found
+
+
+def _expectation(marker: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Expectation:
+    names = _PARAMETERS[marker]
+    if len(args) > len(names):
+        raise ValueError(f"takes at most {len(names)} arguments ({', '.join(names)}), got {len(args)}")
+    unknown = sorted(set(kwargs) - set(names))
+    if unknown:
+        raise ValueError(f"unknown keyword {', '.join(map(repr, unknown))}; it takes {', '.join(names)}")
+    values = dict(zip(names, args, strict=False))
+    for name, value in kwargs.items():
+        if name in values:
+            raise ValueError(f"{name!r} given twice")
+        values[name] = value
+    tool = values.get("tool")
+    if tool is not None and not isinstance(tool, str):
+        raise ValueError(f"tool must be a tool name, got {tool!r}")
+    return Expectation(marker, tool=tool, checks=_checks(values.get("check")), match=_regex(values.get("match")))
+
+
+def _checks(value: object) -> frozenset[str] | None:
+    if value is None:
+        return None
+    checks = [value] if isinstance(value, str) else value if isinstance(value, list | tuple | set) else [value]
+    unknown = [check for check in checks if check not in CHECKS]
+    if unknown or not checks:
+        shown = ", ".join(map(repr, unknown)) or "an empty list"
+        raise ValueError(f"unknown check id {shown}; the check ids are {', '.join(CHECKS)}")
+    return frozenset(checks)
+
+
+def _regex(value: object) -> re.Pattern[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"match must be a regular expression string, got {value!r}")
+    try:
+        return re.compile(value)
+    except re.error as error:
+        raise ValueError(f"match={value!r} is not a valid regular expression: {error}") from None
+
+
+# --- mcp_contract_allow ---------------------------------------------------------------------------
+
+
+class Allowance(NamedTuple):
+    tool: str
+    check: str
+    reason: str
+
+
+ALLOW_FORM: Final = "tool:check  # why it is allowed"
+
+
+def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], Allowance]:
+    """``mcp_contract_allow`` lines: ``station_info:silent-opt-out  # reason``; a bad line is a usage error."""
+    allowed: dict[tuple[str, str], Allowance] = {}
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            continue
+        entry, _, reason = line.partition("#")
+        tool, colon, check = entry.strip().rpartition(":")
+        problem = None
+        if not colon or not tool.strip():
+            problem = "it names no tool and check"
+        elif check.strip() not in CHECKS:
+            problem = f"{check.strip()!r} is not a check id (the check ids are {', '.join(CHECKS)})"
+        elif not reason.strip():
+            problem = "it gives no reason after '#'; say why the violation is carried, for the next reviewer"
+        if problem:
+            raise pytest.UsageError(
+                f"mcp_contract_allow line {number} ({line!r}): {problem}. "
+                f"Write each line as '{ALLOW_FORM}', e.g. 'station_info:silent-opt-out  # schema fix in #42'."
+            )
+        allowance = Allowance(tool.strip(), check.strip(), reason.strip())
+        allowed[(allowance.tool, allowance.check)] = allowance
+    return allowed
+
+
+# --- judging a call -----------------------------------------------------------------------------------
+
+
+class Verdict(NamedTuple):
+    failing: list[Violation]
+    expected: list[Violation]
+    allowed: list[Violation]
+
+
+@dataclass
+class Referee:
+    """Sorts one test's violations into failing, expected (by a marker) and allowed (by the ini list)."""
+
+    expectations: list[Expectation]
+    allowed: Mapping[tuple[str, str], Allowance]
+
+    def judge(self, tool: str, answer: Answer | None, violations: list[Violation]) -> Verdict:
+        error_expected = False
+        if answer is not None and answer.result.is_error:
+            # In process the SDK hides an exception's message from the text; its cause has it.
+            text = "\n".join([_text(answer.result), answer.cause or ""])
+            for expectation in self.expectations:
+                if expectation.covers_error(tool, text):
+                    expectation.met += 1
+                    error_expected = True
+        verdict = Verdict([], [], [])
+        for violation in violations:
+            if violation.check == "tool-error" and error_expected:
+                verdict.expected.append(violation)
+                continue
+            covering = next((one for one in self.expectations if one.covers(violation)), None)
+            if covering is not None:
+                covering.met += 1
+                verdict.expected.append(violation)
+            elif (violation.tool, violation.check) in self.allowed:
+                verdict.allowed.append(violation)
+            else:
+                verdict.failing.append(violation)
+        return verdict
+
+    def unmet(self) -> list[str]:
+        return [expectation.unmet() for expectation in self.expectations if not expectation.met]
+
+
+def _text(result: CallToolResult) -> str:
+    return "\n".join(
+        str(getattr(block, "text", "")) for block in result.content if getattr(block, "type", "") == "text"
+    )

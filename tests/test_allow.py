@@ -1,0 +1,99 @@
+"""ini mcp_contract_allow: known violations carried in one place, listed in the summary, stale ones named."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Project
+
+SERVER = """
+import datetime
+from mcp.server import MCPServer
+
+mcp = MCPServer("weather")
+
+@mcp.tool()
+def last_sync() -> datetime.datetime:  # the SDK cannot describe it: silent-opt-out
+    return datetime.datetime(2024, 1, 1)
+
+@mcp.tool()
+def ping() -> str:
+    return "pong"
+"""
+
+TESTS = """
+def test_last_sync(mcp_contract):
+    mcp_contract.call_tool("last_sync")
+"""
+
+
+@pytest.fixture
+def weather(project: Project) -> Project:
+    project.pytester.makepyfile(weather=SERVER)
+    project.tests(TESTS)
+    return project
+
+
+def _configure(project: Project, *allow: str) -> None:
+    lines = "".join(f"\n    {line}" for line in allow)
+    project.configure("weather.py:mcp", suite=True, mcp_contract_allow=lines)
+
+
+def test_without_the_allow_line_the_violation_fails(weather: Project) -> None:
+    _configure(weather)
+    weather.run("--snapshot-update").assert_outcomes(passed=3, failed=2)  # the call and checks[last_sync]
+
+
+def test_an_allowed_violation_passes_and_is_listed_with_its_reason(weather: Project) -> None:
+    _configure(weather, "last_sync:silent-opt-out  # returns a naive datetime until #42 lands")
+    result = weather.run("--snapshot-update")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(
+        [
+            "tool checks: 2 passed, 0 failed",
+            "allowed violations: last_sync:silent-opt-out x2 (returns a naive datetime until #42 lands)",
+            "tool calls checked: 1, violations: 1 (1 allowed)",
+        ]
+    )
+
+
+def test_another_check_of_the_same_tool_still_fails(weather: Project) -> None:
+    _configure(weather, "last_sync:content-mismatch  # not the one it breaks")
+    weather.run("--snapshot-update").assert_outcomes(passed=3, failed=2)
+
+
+def test_an_allow_line_nothing_needed_is_stale(weather: Project) -> None:
+    _configure(
+        weather,
+        "last_sync:silent-opt-out  # until #42",
+        "ping:structured-invalid  # fixed long ago",
+    )
+    result = weather.run("--snapshot-update")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(
+        ["stale mcp_contract_allow lines (nothing needed them; remove them): ping:structured-invalid"]
+    )
+    # A run that leaves tests out cannot tell: nothing is called stale.
+    assert "stale mcp_contract_allow" not in weather.run("-k", "last_sync").stdout.str()
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("last_sync silent-opt-out  # why", "it names no tool and check"),
+        ("last_sync:silent_opt_out  # why", "'silent_opt_out' is not a check id (the check ids are *)"),
+        (
+            "last_sync:silent-opt-out",
+            "it gives no reason after '#'; say why the violation is carried, for the next reviewer",
+        ),
+    ],
+)
+def test_a_malformed_allow_line_is_a_usage_error(weather: Project, line: str, problem: str) -> None:
+    _configure(weather, line)
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: mcp_contract_allow line 1 ({line!r}): {problem}. Write each line as 'tool:check  # why it is "
+            "allowed', e.g. 'station_info:silent-opt-out  # schema fix in #42'."
+        ]
+    )

@@ -1,0 +1,305 @@
+"""The mcp_expect_error, mcp_expect_violation and mcp_contract_server markers: met, unmet, malformed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Project
+
+SERVER = """
+from pydantic import BaseModel
+from mcp.server import MCPServer
+from mcp.types import CallToolResult, TextContent
+
+mcp = MCPServer("weather")
+
+class Weather(BaseModel):
+    city: str
+    temperature: float
+
+@mcp.tool()
+def get_weather(city: str) -> Weather:
+    if city == "Atlantis":
+        raise ValueError("upstream has no station for Atlantis")
+    return Weather(city=city, temperature=11.5)
+
+@mcp.tool()
+def forecast(city: str) -> Weather:
+    return Weather(city=city, temperature=3.0)
+
+@mcp.tool()
+def sun_times(city: str) -> CallToolResult:
+    # The text tells the model another city than the data: a content-mismatch.
+    return CallToolResult(
+        content=[TextContent(type="text", text='{"city": "Paris", "temperature": 1.0}')],
+        structured_content={"city": city, "temperature": 1.0},
+    )
+"""
+
+
+@pytest.fixture
+def weather(project: Project) -> Project:
+    project.pytester.makepyfile(weather=SERVER)
+    project.configure("weather.py:mcp")
+    return project
+
+
+# --- registration ---------------------------------------------------------------------------------
+
+
+def test_markers_are_registered_with_their_signatures(weather: Project) -> None:
+    result = weather.run("--markers")
+    result.stdout.fnmatch_lines(
+        [
+            "@pytest.mark.mcp_expect_error(tool=None, match=None): the test must see a call to `tool` (any tool if "
+            "None) return a tool error (is_error=True) whose text or server-side cause matches the regex `match`; "
+            "such errors do not fail it.",
+            "@pytest.mark.mcp_expect_violation(check=None, tool=None, match=None): the test must see a contract "
+            "violation *",
+            "@pytest.mark.mcp_contract_server(target): this test, class or module uses another MCP server, *",
+        ]
+    )
+
+
+# --- mcp_expect_error -----------------------------------------------------------------------------
+
+
+def test_an_expected_tool_error_passes_and_is_counted(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_error(tool="get_weather", match="no station")
+        def test_atlantis(mcp_contract):
+            result = mcp_contract.call_tool("get_weather", {"city": "Atlantis"})
+            assert result.is_error
+        """
+    )
+    result = weather.run("--strict-markers")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 expected)"])
+
+
+def test_an_expected_error_that_does_not_come_fails_in_the_call_phase(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_error("get_weather")
+        def test_london(mcp_contract):
+            mcp_contract.call_tool("get_weather", {"city": "London"})
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(failed=1)  # a failure, not a teardown error
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_london _*",
+            "expected a tool error from get_weather, none occurred. Check the call's arguments, or remove "
+            "@pytest.mark.mcp_expect_error if the tool should succeed.",
+        ]
+    )
+
+
+def test_an_error_that_does_not_match_still_fails(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_error(match="rate limit")
+        def test_atlantis(mcp_contract):
+            mcp_contract.call_tool("get_weather", {"city": "Atlantis"})
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*[[]tool-error[]]*", "*upstream has no station for Atlantis*"])
+
+
+def test_an_error_from_another_tool_does_not_meet_the_marker(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_error(tool="forecast")
+        def test_atlantis(mcp_contract):
+            mcp_contract.call_tool("get_weather", {"city": "Atlantis"}, expect_error=True)
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["expected a tool error from forecast, none occurred.*"])
+
+
+def test_an_explicit_expect_error_call_also_meets_the_marker(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_error(tool="get_weather")
+        def test_atlantis(mcp_contract):
+            mcp_contract.call_tool("get_weather", {"city": "Atlantis"}, expect_error=True)
+        """
+    )
+    weather.run().assert_outcomes(passed=1)
+
+
+# --- mcp_expect_violation -------------------------------------------------------------------------
+
+
+def test_an_expected_violation_passes_and_others_still_fail(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_violation("content-mismatch", tool="sun_times")
+        def test_known_mismatch(mcp_contract):
+            mcp_contract.call_tool("sun_times", {"city": "Oslo"})
+
+        @pytest.mark.mcp_expect_violation("content-mismatch")
+        def test_another_violation_still_fails(mcp_contract):
+            mcp_contract.call_tool("sun_times", {"city": "Oslo"})
+            mcp_contract.call_tool("get_weather", {"city": "Atlantis"})
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*_ test_another_violation_still_fails _*", "*[[]tool-error[]]*"])
+
+
+def test_a_fixed_bug_makes_the_marker_stale(weather: Project) -> None:
+    weather.pytester.makepyfile(weather=SERVER.replace('"city": "Paris"', '"city": "Oslo"'))
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_violation(check=["content-mismatch", "structured-invalid"], tool="sun_times")
+        def test_known_mismatch(mcp_contract):
+            mcp_contract.call_tool("sun_times", {"city": "Oslo"})
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "expected a content-mismatch or structured-invalid violation from sun_times, none occurred: the marker "
+            "is stale. If the bug is fixed, remove @pytest.mark.mcp_expect_violation from this test."
+        ]
+    )
+
+
+def test_match_reads_the_violation_message(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_violation(match="Paris")
+        def test_names_the_city(mcp_contract):
+            mcp_contract.call_tool("sun_times", {"city": "Oslo"})
+
+        @pytest.mark.mcp_expect_violation(match="Lisbon")
+        def test_other_text(mcp_contract):
+            mcp_contract.call_tool("sun_times", {"city": "Oslo"})
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*_ test_other_text _*", "*[[]content-mismatch[]]*"])
+
+
+def test_a_class_marker_applies_to_its_tests(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_violation("content-mismatch")
+        class TestSunTimes:
+            def test_oslo(self, mcp_contract):
+                mcp_contract.call_tool("sun_times", {"city": "Oslo"})
+
+            def test_bergen(self, mcp_contract):
+                mcp_contract.call_tool("sun_times", {"city": "Bergen"})
+        """
+    )
+    weather.run().assert_outcomes(passed=2)
+
+
+# --- malformed markers stop the run -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("marker", "problem"),
+    [
+        (
+            'mcp_expect_violation("content-mismatches")',
+            "unknown check id 'content-mismatches'; the check ids are output-schema-invalid, silent-opt-out, "
+            "structured-missing, structured-invalid, content-mismatch, tool-error",
+        ),
+        ('mcp_expect_error(tools="get_weather")', "unknown keyword 'tools'; it takes tool, match"),
+        ('mcp_expect_error(match="(unclosed")', "match='(unclosed' is not a valid regular expression: *"),
+        ('mcp_expect_error("a", "b", "c")', "takes at most 2 arguments (tool, match), got 3"),
+        ("mcp_expect_violation(check=[])", "unknown check id an empty list; the check ids are *"),
+    ],
+)
+def test_a_malformed_marker_is_a_usage_error(weather: Project, marker: str, problem: str) -> None:
+    weather.tests(f"import pytest\n\n@pytest.mark.{marker}\ndef test_it():\n    pass\n")
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    name = marker.split("(", maxsplit=1)[0]
+    result.stderr.fnmatch_lines([f"ERROR: test_contract.py::test_it: @pytest.mark.{name}: {problem}"])
+
+
+# --- mcp_contract_server ----------------------------------------------------------------------------
+
+OTHER = """
+from mcp.server import MCPServer
+
+gateway = MCPServer("gateway")
+
+@gateway.tool()
+def alert_level() -> int:
+    return 2
+"""
+
+
+def test_a_module_marker_picks_another_server(weather: Project) -> None:
+    weather.pytester.makepyfile(other=OTHER)
+    weather.tests(
+        """
+        import pytest
+
+        pytestmark = pytest.mark.mcp_contract_server("other.py:gateway")
+
+        def test_gateway(mcp_contract):
+            assert mcp_contract.call_tool("alert_level").structured_content == {"result": 2}
+
+        @pytest.mark.mcp_contract_server("weather.py:mcp")
+        def test_closest_marker_wins(mcp_contract):
+            assert "get_weather" in mcp_contract.tools
+        """
+    )
+    weather.pytester.makepyfile(
+        test_default="def test_configured(mcp_contract):\n    assert 'get_weather' in mcp_contract.tools\n"
+    )
+    weather.run("--strict-markers").assert_outcomes(passed=3)
+
+
+@pytest.mark.parametrize(
+    ("marker", "message"),
+    [
+        (
+            'mcp_contract_server("missing.py:mcp")',
+            "ERROR: pytest-mcp-contract cannot load the MCP server 'missing.py:mcp' (@pytest.mark.mcp_contract_server "
+            "on test_contract.py::test_it): *",
+        ),
+        (
+            "mcp_contract_server()",
+            "ERROR: test_contract.py::test_it: @pytest.mark.mcp_contract_server takes one target string, "
+            "e.g. @pytest.mark.mcp_contract_server('weather_service.gateway:server')",
+        ),
+    ],
+)
+def test_a_bad_server_marker_is_a_usage_error(weather: Project, marker: str, message: str) -> None:
+    weather.tests(f"import pytest\n\n@pytest.mark.{marker}\ndef test_it(mcp_contract):\n    pass\n")
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
