@@ -1,16 +1,12 @@
-"""The legacy alerts gateway is a second server: this module points the fixtures at it."""
+"""The legacy alerts gateway is a second server: this module's marker points the fixtures at it."""
 
 from __future__ import annotations
 
 import pytest
-from weather_service.gateway import gateway
 
 from pytest_mcp_contract import ContractViolationError, McpContract
 
-
-@pytest.fixture
-def mcp_contract_server() -> object:
-    return gateway
+pytestmark = pytest.mark.mcp_contract_server("weather_service.gateway:gateway")
 
 
 def test_current_alert(mcp_contract: McpContract) -> None:
