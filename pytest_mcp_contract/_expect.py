@@ -36,6 +36,9 @@ MARKERS: Final = {
 }
 """The markers and the text ``pytest --markers`` shows for each (signature first)."""
 
+EXPECTATIONS: Final = pytest.StashKey["list[Expectation]"]()
+"""Per test: what its markers (or, for a generated call, its case) expect."""
+
 _PARAMETERS: Final = {"mcp_expect_error": ("tool", "match"), "mcp_expect_violation": ("check", "tool", "match")}
 
 
@@ -106,6 +109,11 @@ def _expectation(marker: str, args: Sequence[Any], kwargs: Mapping[str, Any]) ->
         if name in values:
             raise ValueError(f"{name!r} given twice")
         values[name] = value
+    return expectation(marker, values)
+
+
+def expectation(marker: str, values: Mapping[str, Any]) -> Expectation:
+    """An expectation from a marker's (or a case's) ``tool``, ``check`` and ``match``; ``ValueError`` if malformed."""
     tool = values.get("tool")
     if tool is not None and not isinstance(tool, str):
         raise ValueError(f"tool must be a tool name, got {tool!r}")

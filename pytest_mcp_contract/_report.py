@@ -62,6 +62,8 @@ class ContractReport:
     """The ``mcp_contract_allow`` entries: (tool, check) -> reason."""
     stale_allowed: list[tuple[str, str]] = field(default_factory=list)
     """Allow entries no call or tool check needed in a run that covered the whole project."""
+    not_called: list[str] = field(default_factory=list)
+    """The configured server's tools no test and no example call called, in such a run."""
     _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
@@ -130,6 +132,9 @@ class ContractReport:
         if self.stale_allowed:
             text = ", ".join(f"{name}:{check}" for name, check in self.stale_allowed)
             facts.append(("stale mcp_contract_allow lines (nothing needed them; remove them)", text))
+        if self.not_called:
+            text = ", ".join(self.not_called)
+            facts.append(("tools not called", f"{text} (give them example calls: see mcp_contract_cases)"))
         calls = sum(tool.calls for tool in tools)
         if calls:
             expected = sum(sum(tool.expected_violations.values()) for tool in tools)
@@ -264,19 +269,22 @@ class ReportPlugin:
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.partial = self.partial or bool(items)
 
-    def _note_stale(self, config: pytest.Config) -> None:
+    def _note_whole_run(self, config: pytest.Config) -> None:
+        """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
         from pytest_mcp_contract._suite import covers_project
 
         if self.partial or not covers_project(config) or config.getoption("exitfirst", False):
             return
         seen = {(tool.name, check) for tool in self.report._all() for check in [*tool.allowed, *tool.allowed_checks]}
         self.report.stale_allowed = sorted(set(self.settings.allow) - seen)
+        listed = self.report.servers.get(self.report.main, {}).values()
+        self.report.not_called = sorted(tool.name for tool in listed if tool.schema is not None and not tool.calls)
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
         self._note_removed(config)
-        self._note_stale(config)
+        self._note_whole_run(config)
         lines = self.report.terminal_lines()
         if self.settings.report is not None and not self.report.empty:
             lines.append(f"report written to {self.settings.report}")
@@ -291,6 +299,6 @@ class ReportPlugin:
         if path is None or hasattr(session.config, "workerinput"):
             return
         self._note_removed(session.config)
-        self._note_stale(session.config)
+        self._note_whole_run(session.config)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.report.markdown(self.settings.target or "(set by a fixture)"), encoding="utf-8")

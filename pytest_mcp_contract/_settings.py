@@ -41,6 +41,8 @@ class Settings:
     report: Path | None = None
     allow: Mapping[tuple[str, str], Allowance] = field(default_factory=dict)
     """Known violations carried on purpose (ini ``mcp_contract_allow``), by (tool, check id)."""
+    cases: Path | None = None
+    """The file of example calls for the generated suite (ini ``mcp_contract_cases``)."""
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
@@ -60,6 +62,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     from pytest_mcp_contract._expect import parse_allow
 
     allow = parse_allow(cast("list[str]", config.getini("mcp_contract_allow")))
+    cases = cast("str", config.getini("mcp_contract_cases")).strip()
 
     target = config.getoption("mcp_contract_server")
     source = "--mcp-contract-server"
@@ -79,6 +82,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         snapshot_fields=fields,
         report=(Path(config.invocation_params.dir) / report).resolve() if report else None,
         allow=allow,
+        cases=(project / cases).resolve() if cases else None,
     )
 
 

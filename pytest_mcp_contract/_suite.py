@@ -15,10 +15,11 @@ import re
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import pytest
 
+from pytest_mcp_contract._expect import EXPECTATIONS
 from pytest_mcp_contract._report import record
 from pytest_mcp_contract._schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 from pytest_mcp_contract._violations import ContractViolationError
@@ -26,6 +27,7 @@ from pytest_mcp_contract._violations import ContractViolationError
 if TYPE_CHECKING:
     from mcp.types import Tool
 
+    from pytest_mcp_contract._cases import Case
     from pytest_mcp_contract._settings import Settings
     from pytest_mcp_contract._sync import McpContract
 
@@ -89,8 +91,16 @@ def covers_project(config: pytest.Config) -> bool:
     return bool(testpaths) and all(any(path.is_relative_to(folder) for folder in folders) for path in testpaths)
 
 
-def list_for_suite(settings: Settings) -> dict[str, Tool] | str:
-    """The configured server's tools, or why they could not be listed; tells the snapshot store too."""
+class Listing(NamedTuple):
+    tools: dict[str, Tool]
+    cases: list[Case]
+
+
+def list_for_suite(settings: Settings) -> Listing | str:
+    """The configured server's tools and example calls, or why the tools could not be listed.
+
+    Also tells the snapshot store which tools exist. A broken cases file is a usage error.
+    """
     from pytest_mcp_contract._session import SessionError
     from pytest_mcp_contract._snapshots import remember_listing, server_folder
     from pytest_mcp_contract._sync import McpContract
@@ -101,11 +111,22 @@ def list_for_suite(settings: Settings) -> dict[str, Tool] | str:
     except (SessionError, TimeoutError) as error:
         return str(error)
     remember_listing(server_folder(settings.snapshot_dir, settings.server), list(tools))
-    return tools
+    return Listing(tools, _cases(settings, tools))
 
 
-def make_items(session: pytest.Session, settings: Settings, tools: dict[str, Tool]) -> list[pytest.Item]:
-    """Two items per tool, in tool-name order, under one ``mcp-contract`` node."""
+def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
+    from pytest_mcp_contract._cases import load_cases, numbered, schema_cases, unique
+
+    cases = [case for name in sorted(tools) for case in schema_cases(name, tools[name].input_schema)]
+    if settings.cases is not None:
+        shown = settings.cases.name
+        cases += numbered(load_cases(settings.cases, shown, tools))
+    return unique(cases)
+
+
+def make_items(session: pytest.Session, settings: Settings, listing: Listing) -> list[pytest.Item]:
+    """Per tool, in name order, under one ``mcp-contract`` node: its schema, its checks, its example calls."""
+    tools = listing.tools
     from pytest_mcp_contract._snapshots import file_stem, server_folder
 
     folder = server_folder(settings.snapshot_dir, settings.server)
@@ -126,7 +147,23 @@ def make_items(session: pytest.Session, settings: Settings, tools: dict[str, Too
             item.tool_name = name
             item.add_marker(MARKER)
             items.append(item)
+        for case in (case for case in listing.cases if case.tool == name):
+            item = ContractItem.from_parent(suite, name=f"call[{name}-{case.id}]", callobj=_call_test(case))
+            item.path = folder
+            item.tool_name = name
+            item.add_marker(MARKER)
+            item.stash[EXPECTATIONS] = case.expectations  # judged like a marker's
+            items.append(item)
     return items
+
+
+def _call_test(case: Case) -> Callable[..., None]:
+    def call(_mcp_contract_suite_client: Any) -> None:
+        __tracebackhide__ = True
+        _mcp_contract_suite_client.call_tool(case.tool, case.arguments)
+
+    call.__module__ = __name__
+    return call
 
 
 def failing_item(session: pytest.Session, settings: Settings, message: str) -> pytest.Item:

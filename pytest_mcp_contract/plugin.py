@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 import pytest
 
-from pytest_mcp_contract._expect import ALLOW_FORM, MARKERS, Expectation, Referee, expectations
+from pytest_mcp_contract._expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
 from pytest_mcp_contract._settings import DEFAULT_SNAPSHOT_DIR, DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
@@ -22,10 +22,9 @@ from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, SUITE, covers_pro
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
 
-    from mcp.types import Tool
-
     from pytest_mcp_contract._async import AsyncMcpContract
     from pytest_mcp_contract._session import Answer
+    from pytest_mcp_contract._suite import Listing
     from pytest_mcp_contract._sync import McpContract
     from pytest_mcp_contract._violations import Violation
 
@@ -34,13 +33,12 @@ POOL: Final = pytest.StashKey[SessionPool]()
 CURRENT_ITEM: Final = pytest.StashKey["pytest.Item | None"]()
 CALLS: Final = pytest.StashKey["dict[tuple[str, str], Counter[str]]"]()
 """Per test, per (server, tool): checked calls (under the key "") and the violations found."""
-EXPECTATIONS: Final = pytest.StashKey[list[Expectation]]()
 REFEREE: Final = pytest.StashKey[Referee]()
 MARKED_SERVER: Final = pytest.StashKey[object]()
 MARKED_SERVERS: Final = pytest.StashKey[dict[str, object]]()
 """Per test, the server its ``mcp_contract_server`` marker names; per run, each such target loaded once."""
 """Per test: its markers' expectations, and who judges its calls with them."""
-LISTING: Final[pytest.StashKey[dict[str, Tool] | str]] = pytest.StashKey()
+LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
 """The configured server's tools for the generated suite, or why they could not be listed."""
 
 NO_SERVER = (
@@ -112,6 +110,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"Known violations carried on purpose, one per line: '{ALLOW_FORM}'.",
         type="linelist",
         default=[],
+    )
+    parser.addini(
+        "mcp_contract_cases",
+        "A TOML or JSON file of example calls for the generated suite ([[case]] tool, arguments, and "
+        "optionally id, error, violations), relative to the ini file.",
+        type="string",
+        default="",
     )
     parser.addini(
         "mcp_contract_snapshot_fields",

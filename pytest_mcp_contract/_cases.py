@@ -1,0 +1,162 @@
+"""Example calls for the generated suite: from each tool's input schema, and from a cases file.
+
+A case is a tool, its arguments and what the call should do: succeed and pass every check (the
+default), return a tool error (optionally matching a regex), or show given violations. The
+generated ``mcp-contract::call[<tool>-<id>]`` items make these calls. Nothing here imports the SDK.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from pytest_mcp_contract._expect import Expectation, expectation
+
+CASE_KEYS: Final = ("tool", "id", "arguments", "error", "violations")
+
+
+@dataclass(frozen=True)
+class Case:
+    tool: str
+    id: str
+    arguments: dict[str, Any]
+    expectations: list[Expectation] = field(default_factory=list)
+    source: str = ""
+    """Where the case comes from, for messages: the cases file and entry, or the input schema."""
+
+
+def schema_cases(tool: str, input_schema: Mapping[str, Any] | None) -> list[Case]:
+    """Cases from JSON Schema ``examples``: whole argument objects at the root, or per property.
+
+    Per property (what pydantic writes from ``Field(examples=[...])``), the i-th case takes each
+    property's i-th example (its last one when it has fewer); it is made only if every required
+    argument has examples.
+    """
+    schema = input_schema or {}
+    source = f"examples in the input schema of {tool!r}"
+    root = schema.get("examples")
+    if isinstance(root, list) and root and all(isinstance(example, dict) for example in root):
+        return _named(tool, [dict(example) for example in root], source)
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return []
+    examples = {
+        name: values
+        for name, spec in properties.items()
+        if isinstance(spec, dict) and isinstance(values := spec.get("examples"), list) and values
+    }
+    required = schema.get("required")
+    required_names: list[Any] = required if isinstance(required, list) else []
+    if not examples or any(name not in examples for name in required_names):
+        return []
+    count = max(len(values) for values in examples.values())
+    calls = [{name: values[min(index, len(values) - 1)] for name, values in examples.items()} for index in range(count)]
+    return _named(tool, calls, source)
+
+
+def _named(tool: str, calls: list[dict[str, Any]], source: str) -> list[Case]:
+    return [
+        Case(tool, case_id, arguments, source=f"{source}, example {index}")
+        for index, (case_id, arguments) in enumerate(zip(_ids(calls), calls, strict=True), 1)
+    ]
+
+
+def _ids(calls: list[dict[str, Any]]) -> list[str]:
+    """A readable id per call: its first string argument (``london``), else its number."""
+    ids = []
+    for index, arguments in enumerate(calls, 1):
+        text = next((value for value in arguments.values() if isinstance(value, str) and value.strip()), None)
+        ids.append(_slug(text) if text is not None and _slug(text) else str(index))
+    return ids
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
+
+
+def unique(cases: list[Case]) -> list[Case]:
+    """Case ids made unique per tool (``london``, ``london-2``), so every item has its own node id."""
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for case in cases:
+        key = (case.tool, case.id)
+        seen[key] = seen.get(key, 0) + 1
+        out.append(case if seen[key] == 1 else replace(case, id=f"{case.id}-{seen[key]}"))
+    return out
+
+
+# --- the cases file -----------------------------------------------------------------------------------
+
+
+def load_cases(path: Path, shown: str, tools: Mapping[str, object]) -> list[Case]:
+    """The cases of a TOML or JSON file; anything wrong is a usage error naming the file and entry."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise pytest.UsageError(f"mcp_contract_cases = {shown!r} cannot be read: {error.strerror}.") from None
+    try:
+        data = tomllib.loads(text) if path.suffix != ".json" else json.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError) as error:
+        kind = "JSON" if path.suffix == ".json" else "TOML"
+        raise pytest.UsageError(f"mcp_contract_cases file {shown} is not valid {kind}: {error}.") from None
+    entries = data.get("case") if isinstance(data, dict) else data
+    if not isinstance(entries, list):
+        raise pytest.UsageError(
+            f"mcp_contract_cases file {shown} holds no list of cases: write each as a [[case]] table "
+            '(TOML) or an object in a "case" list (JSON), with tool and arguments.'
+        )
+    return [_case(entry, f"{shown}, case {index}", tools) for index, entry in enumerate(entries, 1)]
+
+
+def _case(entry: object, where: str, tools: Mapping[str, object]) -> Case:
+    def fail(problem: str) -> pytest.UsageError:
+        return pytest.UsageError(f"mcp_contract_cases {where}: {problem}.")
+
+    if not isinstance(entry, dict):
+        raise fail("is not a table of tool, arguments and an optional expectation")
+    unknown = sorted(set(entry) - set(CASE_KEYS))
+    if unknown:
+        raise fail(f"unknown key {', '.join(map(repr, unknown))}; a case has {', '.join(CASE_KEYS)}")
+    tool = entry.get("tool")
+    if not isinstance(tool, str) or not tool:
+        raise fail('names no tool (tool = "...")')
+    if tool not in tools:
+        raise fail(f"tool {tool!r} is not listed by the server (it lists {', '.join(sorted(tools)) or 'no tools'})")
+    arguments = entry.get("arguments", {})
+    if not isinstance(arguments, dict):
+        raise fail(f"arguments must be a table of argument names and values, got {arguments!r}")
+    case_id = entry.get("id")
+    if case_id is not None and (not isinstance(case_id, str) or not _slug(case_id)):
+        raise fail(f"id must be a short name, got {case_id!r}")
+    expectations = []
+    error = entry.get("error")
+    if error is not None:
+        if not isinstance(error, bool | str):
+            raise fail(f"error must be true or a regular expression the error text matches, got {error!r}")
+        if error is not False:
+            expectations.append(_expect("mcp_expect_error", fail, tool=tool, match=None if error is True else error))
+    violations = entry.get("violations")
+    if violations is not None:
+        expectations.append(_expect("mcp_expect_violation", fail, check=violations, tool=tool))
+    return Case(tool, _slug(case_id) if case_id else "", dict(arguments), expectations, source=where)
+
+
+def _expect(marker: str, fail: Any, **values: Any) -> Expectation:
+    try:
+        return expectation(marker, values)
+    except ValueError as problem:
+        raise fail(str(problem)) from None
+
+
+def numbered(cases: list[Case]) -> list[Case]:
+    """File cases without an id get one from their arguments, like the schema examples."""
+    missing = [case for case in cases if not case.id]
+    ids = iter(_ids([case.arguments for case in missing]))
+    return [case if case.id else replace(case, id=next(ids)) for case in cases]

@@ -1,0 +1,190 @@
+"""Declared example calls: from input-schema examples and the mcp_contract_cases file, as generated items."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import Project
+
+SERVER = """
+from typing import Annotated
+from pydantic import BaseModel, Field
+from mcp.server import MCPServer
+from mcp.types import CallToolResult, TextContent
+
+mcp = MCPServer("weather")
+
+class Weather(BaseModel):
+    city: str
+    temperature: float
+
+@mcp.tool()
+def get_weather(city: Annotated[str, Field(examples=["London", "São Paulo"])]) -> Weather:
+    if city == "Atlantis":
+        raise ValueError("upstream has no station for Atlantis")
+    return Weather(city=city, temperature=11.5)
+
+@mcp.tool()
+def forecast(city: str, days: Annotated[int, Field(examples=[3])] = 1) -> Weather:
+    return Weather(city=city, temperature=3.0)
+
+@mcp.tool()
+def sun_times(city: str) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text='{"city": "Paris", "temperature": 1.0}')],
+        structured_content={"city": city, "temperature": 1.0},
+    )
+"""
+
+
+@pytest.fixture
+def weather(project: Project) -> Project:
+    project.pytester.makepyfile(weather=SERVER)
+    project.configure("weather.py:mcp", suite=True)
+    project.run("--snapshot-update", "-k", "schema")
+    return project
+
+
+def test_property_examples_become_call_items(weather: Project) -> None:
+    result = weather.run("-k", "call", "-v")
+    result.assert_outcomes(passed=2, deselected=6)
+    result.stdout.fnmatch_lines(
+        ["mcp-contract::call[[]get_weather-london[]] PASSED*", "mcp-contract::call[[]get_weather-s-o-paulo[]] PASSED*"]
+    )
+
+
+def test_tools_without_a_case_are_listed_as_not_called(weather: Project) -> None:
+    result = weather.run()
+    result.assert_outcomes(passed=8)
+    result.stdout.fnmatch_lines(
+        ["tools not called: forecast, sun_times (give them example calls: see mcp_contract_cases)"]
+    )
+
+
+def test_root_examples_are_whole_calls(project: Project) -> None:
+    # A low-level server publishes whatever input schema it likes: here whole example calls.
+    project.pytester.makepyfile(
+        adder="""
+        from mcp import types
+        from mcp.server import Server
+
+        SCHEMA = {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+            "required": ["a", "b"],
+            "examples": [{"a": 1, "b": 2}, {"a": 40, "b": 2}],
+        }
+
+        async def list_tools(ctx, params):
+            return types.ListToolsResult(tools=[types.Tool(name="add", input_schema=SCHEMA)])
+
+        async def call_tool(ctx, params):
+            total = params.arguments["a"] + params.arguments["b"]
+            return types.CallToolResult(content=[types.TextContent(type="text", text=str(total))])
+
+        server = Server("adder", on_list_tools=list_tools, on_call_tool=call_tool)
+        """
+    )
+    project.configure("adder.py:server", suite=True)
+    result = project.run("-k", "call", "-v")
+    result.assert_outcomes(passed=2, deselected=2)
+    result.stdout.fnmatch_lines(["mcp-contract::call[[]add-1[]] PASSED*", "mcp-contract::call[[]add-2[]] PASSED*"])
+
+
+CASES_TOML = """
+[[case]]
+tool = "forecast"
+arguments = { city = "Oslo", days = 2 }
+
+[[case]]
+tool = "get_weather"
+id = "atlantis"
+arguments = { city = "Atlantis" }
+error = "no station"
+
+[[case]]
+tool = "sun_times"
+arguments = { city = "Oslo" }
+violations = ["content-mismatch"]
+"""
+
+
+def test_a_cases_file_declares_calls_and_their_expected_failures(weather: Project) -> None:
+    (weather.pytester.path / "cases.toml").write_text(CASES_TOML)
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    result = weather.run("-k", "call", "-v")
+    result.assert_outcomes(passed=5, deselected=6)
+    result.stdout.fnmatch_lines(
+        [
+            "mcp-contract::call[[]forecast-oslo[]] PASSED*",
+            "mcp-contract::call[[]get_weather-london[]] PASSED*",
+            "mcp-contract::call[[]get_weather-s-o-paulo[]] PASSED*",
+            "mcp-contract::call[[]get_weather-atlantis[]] PASSED*",
+            "mcp-contract::call[[]sun_times-oslo[]] PASSED*",
+        ]
+    )
+    assert "tools not called" not in weather.run().stdout.str()
+
+
+def test_a_json_cases_file_and_failing_cases(weather: Project) -> None:
+    cases = {
+        "case": [
+            {"tool": "get_weather", "id": "atlantis", "arguments": {"city": "Atlantis"}},
+            {"tool": "sun_times", "id": "fixed", "arguments": {"city": "Paris"}, "violations": ["content-mismatch"]},
+        ]
+    }
+    (weather.pytester.path / "cases.json").write_text(json.dumps(cases))
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases="cases.json")
+    result = weather.run("-k", "atlantis or fixed")
+    result.assert_outcomes(failed=2, deselected=8)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ mcp-contract::call[[]get_weather-atlantis[]] _*",
+            "*server-side cause: ValueError: upstream has no station for Atlantis*",
+            "*_ mcp-contract::call[[]sun_times-fixed[]] _*",
+            "expected a content-mismatch violation from sun_times, none occurred: the marker is stale.*",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("cases.toml", "[[case]\ntool = 1\n", "ERROR: mcp_contract_cases file cases.toml is not valid TOML: *"),
+        ("cases.json", "{", "ERROR: mcp_contract_cases file cases.json is not valid JSON: *"),
+        (
+            "cases.toml",
+            '[[case]]\ntool = "get_weathr"\n',
+            "ERROR: mcp_contract_cases cases.toml, case 1: tool 'get_weathr' is not listed by the server (it lists "
+            "forecast, get_weather, sun_times).",
+        ),
+        (
+            "cases.toml",
+            '[[case]]\ntool = "forecast"\nargs = { city = "Oslo" }\n',
+            "ERROR: mcp_contract_cases cases.toml, case 1: unknown key 'args'; a case has tool, id, arguments, error, "
+            "violations.",
+        ),
+        (
+            "cases.toml",
+            '[[case]]\ntool = "forecast"\nviolations = ["mismatch"]\n',
+            "ERROR: mcp_contract_cases cases.toml, case 1: unknown check id 'mismatch'; the check ids are *",
+        ),
+        ("cases.toml", "case = 3\n", "ERROR: mcp_contract_cases file cases.toml holds no list of cases: *"),
+    ],
+)
+def test_a_broken_cases_file_is_a_usage_error(weather: Project, name: str, text: str, message: str) -> None:
+    (weather.pytester.path / name).write_text(text)
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases=name)
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+def test_a_missing_cases_file_is_a_usage_error(weather: Project) -> None:
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases="nowhere.toml")
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: mcp_contract_cases = 'nowhere.toml' cannot be read: No such file or directory."]
+    )
