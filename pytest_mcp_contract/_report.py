@@ -90,6 +90,10 @@ class ContractReport:
                 tool.allowed.update(data["allowed"])
 
     @property
+    def failed(self) -> bool:
+        return bool(self._failed)
+
+    @property
     def empty(self) -> bool:
         return not self.servers and not self.removed and not self.stale_allowed
 
@@ -99,7 +103,29 @@ class ContractReport:
     # --- reading -----------------------------------------------------------------------------
 
     def terminal_lines(self) -> list[str]:
-        return [f"{label}: {text}" for label, text in self._facts()]
+        """A table per server (one row per tool), then the run's facts, one per line."""
+        lines: list[str] = []
+        several = len(self.servers) > 1
+        for server in self._server_order():
+            if several:
+                lines.append(f"server {server}" + (" (configured)" if server == self.main else "") + ":")
+            rows = [_TERMINAL_HEADER] + [_terminal_row(tool) for tool in self._tools_of(server)]
+            widths = [max(len(row[column]) for row in rows) for column in range(len(_TERMINAL_HEADER))]
+            for row in rows:
+                cells = [
+                    cell.rjust(width) if column >= 3 else cell.ljust(width)
+                    for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+                ]
+                lines.append("  ".join(cells).rstrip())
+        if lines:
+            lines.append("")
+        return lines + [f"{label}: {text}" for label, text in self._facts()]
+
+    def _server_order(self) -> list[str]:
+        return sorted(self.servers, key=lambda name: (name != self.main, name))
+
+    def _tools_of(self, server: str) -> list[ToolRecord]:
+        return sorted(self.servers[server].values(), key=lambda tool: tool.name)
 
     def _facts(self) -> list[tuple[str, str]]:
         tools = self._all()
@@ -151,8 +177,8 @@ class ContractReport:
         out = ["# MCP contract report", "", f"Configured server `{target}`{about}.", ""]
         out += [f"- {label.capitalize()}: {text}" for label, text in self._facts()]
         several = len(self.servers) > 1
-        for server in sorted(self.servers, key=lambda name: (name != self.main, name)):
-            tools = sorted(self.servers[server].values(), key=lambda tool: tool.name)
+        for server in self._server_order():
+            tools = self._tools_of(server)
             if several:
                 out += ["", f"## Server `{server}`" + (" (configured)" if server == self.main else "")]
             out += ["", "| tool | schema snapshot | tool checks | calls | violations in calls |", _RULE]
@@ -170,6 +196,18 @@ class ContractReport:
 
 
 _RULE: Final = "|---|---|---|---|---|"
+_TERMINAL_HEADER: Final = ("tool", "schema", "checks", "calls", "violations", "expected", "allowed")
+
+
+def _terminal_row(tool: ToolRecord) -> tuple[str, ...]:
+    schema = "—"
+    if tool.schema is not None:
+        breaking = _change_counts(tool)["breaking"]
+        schema = tool.schema["state"] + (f" ({breaking} breaking)" if breaking else "")
+    checks = "—" if tool.checks is None else "failed" if tool.checks else "passed"
+    allowed = sum(tool.allowed.values()) + len(tool.allowed_checks)
+    counts = (tool.calls, sum(tool.call_violations.values()), sum(tool.expected_violations.values()), allowed)
+    return (tool.name, schema, checks, *(str(count) for count in counts))
 
 
 def _change_counts(tool: ToolRecord) -> Counter[str]:
@@ -285,6 +323,8 @@ class ReportPlugin:
             return
         self._note_removed(config)
         self._note_whole_run(config)
+        if config.get_verbosity() < 0 and not self.report.failed:
+            return  # quiet under -q unless something failed
         lines = self.report.terminal_lines()
         if self.settings.report is not None and not self.report.empty:
             lines.append(f"report written to {self.settings.report}")

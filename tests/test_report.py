@@ -73,6 +73,29 @@ def test_summary_and_report_tell_the_story(changed: Project, workers: list[str])
     assert "## `ping`" not in text  # nothing to say about it beyond its table row
 
 
+def test_the_summary_has_a_row_per_tool(changed: Project) -> None:
+    result = changed.run()
+    result.stdout.fnmatch_lines(
+        [
+            "*- mcp contract -*",
+            "tool         schema                checks  calls  violations  expected  allowed",
+            "get_weather  changed (2 breaking)  passed      1           0         0        0",
+            "ping         matched               passed      2           0         0        0",
+            "",
+            "schema snapshots: 1 changed, 1 matched (2 breaking changes)",
+        ]
+    )
+
+
+def test_the_summary_is_quiet_under_q_unless_something_failed(changed: Project) -> None:
+    changed.run("--snapshot-update")  # accept the change: everything passes
+    assert "mcp contract" not in changed.run("-q").stdout.str()
+    changed.pytester.makepyfile(weather=V1)  # and back: the schema item fails
+    result = changed.run("-q")
+    result.assert_outcomes(passed=6, failed=1)
+    result.stdout.fnmatch_lines(["*- mcp contract -*"])
+
+
 def test_accepting_the_change_is_reported_as_updated(changed: Project) -> None:
     report = changed.pytester.path / "report.md"
     result = changed.run("--snapshot-update", "--mcp-contract-report", str(report))
