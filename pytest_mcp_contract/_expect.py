@@ -30,7 +30,7 @@ MARKERS: Final = {
     ),
     "mcp_expect_violation": (
         "mcp_expect_violation(check=None, tool=None, match=None): the test must see a contract violation "
-        "(`check`: one check id or a list; of `tool`; whose message matches the regex `match`); those do not "
+        "(`check`: one check id or a list; of `tool`; matching the regex `match` as printed); those do not "
         "fail it, any other violation still does. A marker nothing matched fails the test: it is stale."
     ),
 }
@@ -60,7 +60,7 @@ class Expectation:
             self.marker == "mcp_expect_violation"
             and self._about(violation.tool)
             and (self.checks is None or violation.check in self.checks)
-            and self._matches(violation.message)
+            and self._matches(str(violation))  # as printed: check, tool, JSON pointer and message
         )
 
     def _about(self, tool: str) -> bool:

@@ -34,7 +34,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
 def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example: Path, workers: list[str]) -> None:
-    _run(pytester, example, *workers).assert_outcomes(passed=32)
+    _run(pytester, example, *workers).assert_outcomes(passed=37)
     server = example / "src" / "weather_service" / "server.py"
     _edit(
         server,
@@ -43,7 +43,7 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
     )
     report = example / "contract-report.md"
     result = _run(pytester, example, *workers, "-m", "mcp_contract", "--mcp-contract-report", str(report))
-    assert _counts(result) == {"passed": 13, "failed": 1}  # xdist does not count the deselected
+    assert _counts(result) == {"passed": 18, "failed": 1}  # xdist does not count the deselected
     result.stdout.fnmatch_lines(
         [
             "the schema of tool 'get_weather' changed (2 breaking, 1 cosmetic):",
@@ -53,10 +53,11 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
             "  get_weather output /properties/humidity/default: added: null — cosmetic",
         ]
     )
-    assert "| `get_weather` | **BREAKING** changed (2 breaking, 1 cosmetic) | passed | 0 | — |" in report.read_text()
+    row = "| `get_weather` | **BREAKING** changed (2 breaking, 1 cosmetic) | passed | 3 | `tool-error` x1 (expected) |"
+    assert row in report.read_text()  # the generated calls: two examples and an expected error
     snapshots = example / "mcp_contract_snapshots" / "weather"
     before = {path.name: path.read_text() for path in snapshots.iterdir()}
-    assert _counts(_run(pytester, example, *workers, "-m", "mcp_contract", "--snapshot-update")) == {"passed": 14}
+    assert _counts(_run(pytester, example, *workers, "-m", "mcp_contract", "--snapshot-update")) == {"passed": 19}
     after = {path.name: path.read_text() for path in snapshots.iterdir()}
     assert [name for name in before if before[name] != after[name]] == ["get_weather.json"]  # a one-file diff
 
@@ -66,9 +67,11 @@ def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: 
     server = example / "src" / "weather_service" / "server.py"
     _edit(server, "@mcp.tool()\ndef city_temperatures", "def city_temperatures")
     _edit(example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
+    cases = example / "contract_cases.toml"
+    _edit(cases, '[[case]]\ntool = "city_temperatures"\narguments = { cities = ["London", "Oslo"] }\n', "")
     report = example / "contract-report.md"
     result = _run(pytester, example, *workers, "--snapshot-details", "--mcp-contract-report", str(report))
-    result.assert_outcomes(passed=29)
+    result.assert_outcomes(passed=33)
     assert result.ret == 1
     gone = "city_temperatures (no longer listed; its snapshot mcp_contract_snapshots/weather/city_temperatures.json"
     result.stdout.fnmatch_lines(
@@ -82,3 +85,31 @@ def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: 
     result = _run(pytester, example, *workers, "--snapshot-update")
     result.stdout.fnmatch_lines(["*1 unused snapshot deleted.*"])
     assert not (example / "mcp_contract_snapshots" / "weather" / "city_temperatures.json").exists()
+
+
+def test_a_fixed_bug_turns_its_marker_red(pytester: pytest.Pytester, example: Path) -> None:
+    flawed = example / "src" / "weather_service" / "flawed.py"
+    _edit(
+        flawed,
+        "        self.sunset = sunset\n",
+        "        self.sunset = sunset\n\n    def __str__(self) -> str:\n"
+        '        return f"sunrise {self.sunrise}, sunset {self.sunset}"\n',
+    )
+    result = _run(pytester, example)
+    result.assert_outcomes(passed=36, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_sun_times_text_is_a_memory_address _*",
+            "expected a content-mismatch violation from sun_times matching 'default repr', none occurred: the "
+            "marker is stale. If the bug is fixed, remove @pytest.mark.mcp_expect_violation from this test.",
+        ]
+    )
+
+
+def test_a_removed_tool_still_named_in_the_cases_file_stops_the_run(pytester: pytest.Pytester, example: Path) -> None:
+    _edit(example / "src" / "weather_service" / "server.py", "@mcp.tool()\ndef daily_forecast", "def daily_forecast")
+    result = _run(pytester, example)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: mcp_contract_cases contract_cases.toml, case 2: tool 'daily_forecast' is not listed by the server *"]
+    )

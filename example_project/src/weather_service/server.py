@@ -8,7 +8,7 @@ server of their own, ``flawed.py``, so that this one's contract suite stays gree
 from __future__ import annotations
 
 import dataclasses
-from typing import NotRequired, TypedDict
+from typing import Annotated, NotRequired, TypedDict
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -48,8 +48,8 @@ class HourlyReading(BaseModel):
 
 
 @mcp.tool()
-def get_weather(city: str) -> WeatherData:
-    """Current weather for a city (a BaseModel result)."""
+def get_weather(city: Annotated[str, Field(examples=["London", "Lisbon"])]) -> WeatherData:
+    """Current weather for a city (a BaseModel result). Its examples become generated contract calls."""
     try:
         data = upstream.city(city)
     except LookupError as error:
