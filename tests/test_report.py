@@ -39,12 +39,17 @@ def test_summary_and_report_tell_the_story(changed: Project, workers: list[str])
     result.stdout.fnmatch_lines(
         [
             "*- mcp contract -*",
+            "tool         schema                checks  calls  violations  expected  allowed",
+            "get_weather  changed (2 breaking)  passed      1           0         0        0",
+            "ping         matched               passed      2           0         0        0",
+            "",
             "schema snapshots: 1 changed, 1 matched (2 breaking changes)",
             "tool checks: 2 passed, 0 failed",
             "tool calls checked: 3, violations: 0",
             f"report written to {report}",
         ]
     )
+    assert result.stdout.str().count(" mcp contract ") == 1  # printed once, by the controller under xdist
     text = report.read_text(encoding="utf-8")
     assert text.startswith(
         "# MCP contract report\n\n"
