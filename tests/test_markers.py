@@ -4,36 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import Project
-
-SERVER = """
-from pydantic import BaseModel
-from mcp.server import MCPServer
-from mcp.types import CallToolResult, TextContent
-
-mcp = MCPServer("weather")
-
-class Weather(BaseModel):
-    city: str
-    temperature: float
-
-@mcp.tool()
-def get_weather(city: str) -> Weather:
-    if city == "Atlantis":
-        raise ValueError("upstream has no station for Atlantis")
-    return Weather(city=city, temperature=11.5)
-
-@mcp.tool()
-def forecast(city: str) -> Weather:
-    return Weather(city=city, temperature=3.0)
-
-@mcp.tool()
-def sun_times(city: str) -> CallToolResult:
-    # The text tells the model another city than the data: a content-mismatch.
-    return CallToolResult(
-        content=[TextContent(type="text", text='{"city": "Paris", "temperature": 1.0}')],
-        structured_content={"city": city, "temperature": 1.0},
-    )
-"""
+from test_cases import SERVER  # get_weather fails for Atlantis; sun_times' text names another city
 
 
 @pytest.fixture
