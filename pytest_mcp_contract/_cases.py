@@ -30,6 +30,16 @@ class Case:
     expectations: list[Expectation] = field(default_factory=list)
     source: str = ""
     """Where the case comes from, for messages: the cases file and entry, or the input schema."""
+    from_file: bool = False
+
+    def hint(self) -> str:
+        """What to do when the call breaks its contract: fix the tool, or say so where the case is."""
+        if self.from_file:
+            return (
+                f"This call is {self.source}: fix the tool, or say what the call should do there "
+                "(error = true or a pattern, violations = [...])."
+            )
+        return f"This call is {self.source}: fix the tool, or the example."
 
 
 def schema_cases(tool: str, input_schema: Mapping[str, Any] | None) -> list[Case]:
@@ -40,7 +50,7 @@ def schema_cases(tool: str, input_schema: Mapping[str, Any] | None) -> list[Case
     argument has examples.
     """
     schema = input_schema or {}
-    source = f"examples in the input schema of {tool!r}"
+    source = f"the input schema of {tool!r}"
     root = schema.get("examples")
     if isinstance(root, list) and root and all(isinstance(example, dict) for example in root):
         return _named(tool, [dict(example) for example in root], source)
@@ -63,7 +73,7 @@ def schema_cases(tool: str, input_schema: Mapping[str, Any] | None) -> list[Case
 
 def _named(tool: str, calls: list[dict[str, Any]], source: str) -> list[Case]:
     return [
-        Case(tool, case_id, arguments, source=f"{source}, example {index}")
+        Case(tool, case_id, arguments, source=f"example {index} in {source}")
         for index, (case_id, arguments) in enumerate(zip(_ids(calls), calls, strict=True), 1)
     ]
 
@@ -72,23 +82,31 @@ def _ids(calls: list[dict[str, Any]]) -> list[str]:
     """A readable id per call: its first string argument (``london``), else its number."""
     ids = []
     for index, arguments in enumerate(calls, 1):
-        text = next((value for value in arguments.values() if isinstance(value, str) and value.strip()), None)
-        ids.append(_slug(text) if text is not None and _slug(text) else str(index))
+        text = next((value for value in arguments.values() if isinstance(value, str) and _slug(value)), None)
+        ids.append(_slug(text) if text is not None else str(index))
     return ids
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40]
+    """Letters and digits of any script kept (``são-paulo``, ``東京``), the rest one dash."""
+    return re.sub(r"[\W_]+", "-", text.lower()).strip("-")[:40]
 
 
 def unique(cases: list[Case]) -> list[Case]:
-    """Case ids made unique per tool (``london``, ``london-2``), so every item has its own node id."""
-    seen: dict[tuple[str, str], int] = {}
+    """Case ids made unique per tool (``london``, ``london-2``), so every item has its own node id.
+
+    A suffix never takes an id another case already has (an explicit ``id = "london-2"`` keeps it).
+    """
+    given = {(case.tool, case.id) for case in cases}
+    used: set[tuple[str, str]] = set()
     out = []
     for case in cases:
-        key = (case.tool, case.id)
-        seen[key] = seen.get(key, 0) + 1
-        out.append(case if seen[key] == 1 else replace(case, id=f"{case.id}-{seen[key]}"))
+        case_id, number = case.id, 1
+        while (case.tool, case_id) in used or (case_id != case.id and (case.tool, case_id) in given):
+            number += 1
+            case_id = f"{case.id}-{number}"
+        used.add((case.tool, case_id))
+        out.append(case if case_id == case.id else replace(case, id=case_id))
     return out
 
 
@@ -112,10 +130,10 @@ def load_cases(path: Path, shown: str, tools: Mapping[str, object]) -> list[Case
             f"mcp_contract_cases file {shown} holds no list of cases: write each as a [[case]] table "
             '(TOML) or an object in a "case" list (JSON), with tool and arguments.'
         )
-    return [_case(entry, f"{shown}, case {index}", tools) for index, entry in enumerate(entries, 1)]
+    return [_case(entry, index, f"{shown}, case {index}", tools) for index, entry in enumerate(entries, 1)]
 
 
-def _case(entry: object, where: str, tools: Mapping[str, object]) -> Case:
+def _case(entry: object, index: int, where: str, tools: Mapping[str, object]) -> Case:
     def fail(problem: str) -> pytest.UsageError:
         return pytest.UsageError(f"mcp_contract_cases {where}: {problem}.")
 
@@ -134,18 +152,30 @@ def _case(entry: object, where: str, tools: Mapping[str, object]) -> Case:
         raise fail(f"arguments must be a table of argument names and values, got {arguments!r}")
     case_id = entry.get("id")
     if case_id is not None and (not isinstance(case_id, str) or not _slug(case_id)):
-        raise fail(f"id must be a short name, got {case_id!r}")
+        raise fail(f"id must be a short name with letters or digits, got {case_id!r}")
     expectations = []
     error = entry.get("error")
     if error is not None:
         if not isinstance(error, bool | str):
             raise fail(f"error must be true or a regular expression the error text matches, got {error!r}")
+        if isinstance(error, str):
+            try:
+                re.compile(error)
+            except re.error as problem:
+                raise fail(f"error = {error!r} is not a valid regular expression: {problem}") from None
         if error is not False:
             expectations.append(_expect("mcp_expect_error", fail, tool=tool, match=None if error is True else error))
     violations = entry.get("violations")
     if violations is not None:
+        if violations == []:
+            raise fail("violations is empty; list the check ids the call is expected to break, or drop the key")
         expectations.append(_expect("mcp_expect_violation", fail, check=violations, tool=tool))
-    return Case(tool, _slug(case_id) if case_id else "", dict(arguments), expectations, source=where)
+    for expected in expectations:
+        expected.origin = where
+    text = next((value for value in arguments.values() if isinstance(value, str) and _slug(value)), None)
+    default_id = _slug(text) if text is not None else f"case-{index}"
+    case_id = _slug(case_id) if case_id else default_id
+    return Case(tool, case_id, dict(arguments), expectations, source=where, from_file=True)
 
 
 def _expect(marker: str, fail: Any, **values: Any) -> Expectation:
@@ -153,10 +183,3 @@ def _expect(marker: str, fail: Any, **values: Any) -> Expectation:
         return expectation(marker, values)
     except ValueError as problem:
         raise fail(str(problem)) from None
-
-
-def numbered(cases: list[Case]) -> list[Case]:
-    """File cases without an id get one from their arguments, like the schema examples."""
-    missing = [case for case in cases if not case.id]
-    ids = iter(_ids([case.arguments for case in missing]))
-    return [case if case.id else replace(case, id=next(ids)) for case in cases]

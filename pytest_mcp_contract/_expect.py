@@ -50,20 +50,24 @@ class Expectation:
     tool: str | None = None
     checks: frozenset[str] | None = None
     match: re.Pattern[str] | None = None
+    origin: str | None = None
+    """A generated call's case (file and entry), for messages; ``None`` for a marker."""
     met: int = field(default=0, compare=False)
+    missed: str | None = field(default=None, compare=False)
+    """The text of a tool error of this tool that did not match, for the unmet message."""
 
     def covers_error(self, tool: str, text: str) -> bool:
-        return self.marker == "mcp_expect_error" and self._about(tool) and self._matches(text)
+        return self.marker == "mcp_expect_error" and self.about(tool) and self._matches(text)
 
     def covers(self, violation: Violation) -> bool:
         return (
             self.marker == "mcp_expect_violation"
-            and self._about(violation.tool)
+            and self.about(violation.tool)
             and (self.checks is None or violation.check in self.checks)
             and self._matches(str(violation))  # as printed: check, tool, JSON pointer and message
         )
 
-    def _about(self, tool: str) -> bool:
+    def about(self, tool: str) -> bool:
         return self.tool is None or self.tool == tool
 
     def _matches(self, text: str) -> bool:
@@ -74,11 +78,22 @@ class Expectation:
         source = f"from {self.tool}" if self.tool else "from any tool"
         matching = f" matching {self.match.pattern!r}" if self.match else ""
         if self.marker == "mcp_expect_error":
+            if self.missed is not None:
+                return (
+                    f"expected a tool error {source}{matching}; one came, but it did not match: "
+                    f"{self.missed.strip()[:200]!r}. Fix the pattern or the call."
+                )
+            fix = f"remove error from {self.origin}" if self.origin else "remove @pytest.mark.mcp_expect_error"
             return (
                 f"expected a tool error {source}{matching}, none occurred. Check the call's arguments, "
-                "or remove @pytest.mark.mcp_expect_error if the tool should succeed."
+                f"or {fix} if the tool should succeed."
             )
         what = " or ".join(sorted(self.checks)) if self.checks else "contract"
+        if self.origin:
+            return (
+                f"expected a {what} violation {source}{matching}, none occurred: {self.origin} is stale. "
+                "If the bug is fixed, remove its violations."
+            )
         return (
             f"expected a {what} violation {source}{matching}, none occurred: the marker is stale. "
             "If the bug is fixed, remove @pytest.mark.mcp_expect_violation from this test."
@@ -205,14 +220,14 @@ class Referee:
                 if expectation.covers_error(tool, text):
                     expectation.met += 1
                     error_expected = True
+                elif expectation.marker == "mcp_expect_error" and expectation.about(tool):
+                    expectation.missed = expectation.missed or text  # the tool's error, another text
         verdict = Verdict([], [], [])
         for violation in violations:
-            if violation.check == "tool-error" and error_expected:
-                verdict.expected.append(violation)
-                continue
-            covering = next((one for one in self.expectations if one.covers(violation)), None)
-            if covering is not None:
-                covering.met += 1
+            covering = [one for one in self.expectations if one.covers(violation)]
+            for expectation in covering:
+                expectation.met += 1
+            if covering or (violation.check == "tool-error" and error_expected):
                 verdict.expected.append(violation)
             elif (violation.tool, violation.check) in self.allowed:
                 verdict.allowed.append(violation)

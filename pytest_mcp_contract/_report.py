@@ -277,6 +277,9 @@ class ReportPlugin:
         self.report = ContractReport(allow={key: entry.reason for key, entry in settings.allow.items()})
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run
+        self.ran: set[str] = set()
+        self.collect_errors = False
+        self.session: pytest.Session | None = None
         if settings.server is not None:  # the SDK is loaded already then
             from pytest_mcp_contract._session import server_name
 
@@ -284,6 +287,7 @@ class ReportPlugin:
 
     @pytest.hookimpl(trylast=True)  # after the plugin has listed the tools
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
         from pytest_mcp_contract._snapshots import removed_tools, server_folder
 
         if self.settings.server is not None:
@@ -303,6 +307,11 @@ class ReportPlugin:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.report.add(report)
+        if report.when == "teardown":
+            self.ran.add(report.nodeid)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        self.collect_errors = self.collect_errors or report.failed
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.partial = self.partial or bool(items)
@@ -311,7 +320,13 @@ class ReportPlugin:
         """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
         from pytest_mcp_contract._suite import covers_project
 
-        if self.partial or not covers_project(config) or config.getoption("exitfirst", False):
+        # Any selection or early stop, seen here or (under xdist) only in the options.
+        narrowed = any(
+            config.getoption(name, None)
+            for name in ("keyword", "markexpr", "deselect", "lf", "stepwise", "maxfail", "collectonly")
+        )
+        collected = self.session.testscollected if self.session is not None else 0
+        if narrowed or self.partial or self.collect_errors or len(self.ran) < collected or not covers_project(config):
             return
         seen = {(tool.name, check) for tool in self.report._all() for check in [*tool.allowed, *tool.allowed_checks]}
         self.report.stale_allowed = sorted(set(self.settings.allow) - seen)

@@ -43,6 +43,8 @@ class Settings:
     """Known violations carried on purpose (ini ``mcp_contract_allow``), by (tool, check id)."""
     cases: Path | None = None
     """The file of example calls for the generated suite (ini ``mcp_contract_cases``)."""
+    cases_shown: str = ""
+    """That file as the ini file names it, for messages."""
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
@@ -83,6 +85,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         report=(Path(config.invocation_params.dir) / report).resolve() if report else None,
         allow=allow,
         cases=(project / cases).resolve() if cases else None,
+        cases_shown=cases,
     )
 
 

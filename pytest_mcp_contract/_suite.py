@@ -63,7 +63,7 @@ class ContractItem(pytest.Function):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
         if isinstance(excinfo.value, SnapshotProblem | ContractViolationError):
-            return str(excinfo.value)
+            return "\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])])
         return super().repr_failure(excinfo)
 
 
@@ -115,12 +115,11 @@ def list_for_suite(settings: Settings) -> Listing | str:
 
 
 def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
-    from pytest_mcp_contract._cases import load_cases, numbered, schema_cases, unique
+    from pytest_mcp_contract._cases import load_cases, schema_cases, unique
 
     cases = [case for name in sorted(tools) for case in schema_cases(name, tools[name].input_schema)]
     if settings.cases is not None:
-        shown = settings.cases.name
-        cases += numbered(load_cases(settings.cases, shown, tools))
+        cases += load_cases(settings.cases, settings.cases_shown, tools)
     return unique(cases)
 
 
@@ -160,7 +159,11 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
 def _call_test(case: Case) -> Callable[..., None]:
     def call(_mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
-        _mcp_contract_suite_client.call_tool(case.tool, case.arguments)
+        try:
+            _mcp_contract_suite_client.call_tool(case.tool, case.arguments)
+        except ContractViolationError as error:
+            error.add_note(case.hint())
+            raise
 
     call.__module__ = __name__
     return call

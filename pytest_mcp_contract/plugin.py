@@ -170,7 +170,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Read every test's ``mcp_expect_*`` markers (a malformed one stops the run), then add the suite."""
     for item in items:
-        item.stash[EXPECTATIONS] = expectations(item)
+        expectations(item)  # only to stop the run on a malformed marker; read again when the test runs
         marker = item.get_closest_marker("mcp_contract_server")
         if marker is not None:
             item.stash[MARKED_SERVER] = _marked_server(config, item, marker)
@@ -193,7 +193,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
     """Know which test is running, so its checked calls are judged by its markers and recorded on it."""
-    item.stash[REFEREE] = Referee(item.stash.get(EXPECTATIONS, []), item.config.stash[SETTINGS].allow)
+    if REFEREE in item.stash:  # made at its first call: markers a fixture adds count too
+        del item.stash[REFEREE]
     item.config.stash[CURRENT_ITEM] = item
     try:
         return (yield)
@@ -205,10 +206,19 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     """An expectation no call met fails the test here, in its call phase (not as a teardown error)."""
     outcome = yield
-    unmet = item.stash[REFEREE].unmet() if REFEREE in item.stash else []
+    unmet = _referee(item).unmet()
     if unmet:
         pytest.fail("\n".join(unmet), pytrace=False)
     return outcome
+
+
+def _referee(item: pytest.Item) -> Referee:
+    """The test's referee, made at its first use from its markers (or its generated case)."""
+    referee = item.stash.get(REFEREE, None)
+    if referee is None:
+        expected = item.stash[EXPECTATIONS] if EXPECTATIONS in item.stash else expectations(item)
+        referee = item.stash[REFEREE] = Referee(expected, item.config.stash[SETTINGS].allow)
+    return referee
 
 
 def _marked_server(config: pytest.Config, item: pytest.Item, marker: pytest.Mark) -> object:
@@ -232,9 +242,8 @@ def _judge_call(
 ) -> list[Violation]:
     """Sort a call's violations by the running test's markers and the allow list; count them for the report."""
     item = config.stash.get(CURRENT_ITEM, None)
-    referee = item.stash[REFEREE] if item is not None and REFEREE in item.stash else None
-    if referee is None:  # a call outside any test (a session fixture's set-up): the allow list only
-        referee = Referee([], config.stash[SETTINGS].allow)
+    # Outside any test (a session fixture's set-up) only the allow list applies.
+    referee = _referee(item) if item is not None else Referee([], config.stash[SETTINGS].allow)
     verdict = referee.judge(tool, answer, found)
     if item is not None:
         # Counted here and written once per tool when the test ends: a test making thousands of
@@ -334,7 +343,13 @@ async def mcp_contract_async(
     _check_server(mcp_contract_server)
     settings = request.config.stash[SETTINGS]
     stack = AsyncExitStack()
-    opening = open_async_contract(mcp_contract_server, timeout=settings.timeout, check_formats=settings.check_formats)
+    config = request.config
+    opening = open_async_contract(
+        mcp_contract_server,
+        timeout=settings.timeout,
+        check_formats=settings.check_formats,
+        referee=lambda *call: _judge_call(config, *call),
+    )
     problem: BaseException | None = None
     try:
         contract = await stack.enter_async_context(opening)

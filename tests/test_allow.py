@@ -97,3 +97,17 @@ def test_a_malformed_allow_line_is_a_usage_error(weather: Project, line: str, pr
             "allowed', e.g. 'station_info:silent-opt-out  # schema fix in #42'."
         ]
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("-n", "2", "-k", "last_sync"), ("--maxfail=1",), ("--co",), ("-m", "not mcp_contract"), ("--sw",)],
+    ids=["xdist -k", "--maxfail", "--co", "-m", "--sw"],
+)
+def test_a_narrowed_run_never_calls_a_line_stale(weather: Project, args: tuple[str, ...]) -> None:
+    _configure(weather, "last_sync:silent-opt-out  # until #42", "ping:structured-invalid  # fixed long ago")
+    weather.run("--snapshot-update").assert_outcomes(passed=5)
+    result = weather.run(*args)
+    assert result.ret == pytest.ExitCode.OK
+    assert "stale mcp_contract_allow" not in result.stdout.str()
+    assert "tools not called" not in result.stdout.str()

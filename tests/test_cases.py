@@ -50,7 +50,7 @@ def test_property_examples_become_call_items(weather: Project) -> None:
     result = weather.run("-k", "call", "-v")
     result.assert_outcomes(passed=2, deselected=6)
     result.stdout.fnmatch_lines(
-        ["mcp-contract::call[[]get_weather-london[]] PASSED*", "mcp-contract::call[[]get_weather-s-o-paulo[]] PASSED*"]
+        ["mcp-contract::call[[]get_weather-london[]] PASSED*", "mcp-contract::call[[]get_weather-são-paulo[]] PASSED*"]
     )
 
 
@@ -119,7 +119,7 @@ def test_a_cases_file_declares_calls_and_their_expected_failures(weather: Projec
         [
             "mcp-contract::call[[]forecast-oslo[]] PASSED*",
             "mcp-contract::call[[]get_weather-london[]] PASSED*",
-            "mcp-contract::call[[]get_weather-s-o-paulo[]] PASSED*",
+            "mcp-contract::call[[]get_weather-são-paulo[]] PASSED*",
             "mcp-contract::call[[]get_weather-atlantis[]] PASSED*",
             "mcp-contract::call[[]sun_times-oslo[]] PASSED*",
         ]
@@ -142,8 +142,11 @@ def test_a_json_cases_file_and_failing_cases(weather: Project) -> None:
         [
             "*_ mcp-contract::call[[]get_weather-atlantis[]] _*",
             "*server-side cause: ValueError: upstream has no station for Atlantis*",
+            "This call is cases.json, case 1: fix the tool, or say what the call should do there "
+            "(error = true or a pattern, violations = [...]).",
             "*_ mcp-contract::call[[]sun_times-fixed[]] _*",
-            "expected a content-mismatch violation from sun_times, none occurred: the marker is stale.*",
+            "expected a content-mismatch violation from sun_times, none occurred: cases.json, case 2 is stale. If the "
+            "bug is fixed, remove its violations.",
         ]
     )
 
@@ -188,3 +191,59 @@ def test_a_missing_cases_file_is_a_usage_error(weather: Project) -> None:
     result.stderr.fnmatch_lines(
         ["ERROR: mcp_contract_cases = 'nowhere.toml' cannot be read: No such file or directory."]
     )
+
+
+def test_case_ids_are_unique_and_keep_what_the_file_says(weather: Project) -> None:
+    (weather.pytester.path / "cases.toml").write_text(
+        """
+        [[case]]
+        tool = "forecast"
+        arguments = { city = "Oslo", days = 1 }
+
+        [[case]]
+        tool = "forecast"
+        arguments = { city = "Oslo", days = 2 }
+
+        [[case]]
+        tool = "forecast"
+        id = "oslo-2"
+        arguments = { city = "Oslo", days = 3 }
+
+        [[case]]
+        tool = "forecast"
+        arguments = { city = "東京", days = 4 }
+
+        [[case]]
+        tool = "sun_times"
+        arguments = { city = "" }
+        violations = ["content-mismatch"]
+        """.replace("\n        ", "\n")
+    )
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    result = weather.run("-k", "call and (forecast or sun_times)", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        [
+            "mcp-contract::call[[]forecast-oslo[]]",
+            "mcp-contract::call[[]forecast-oslo-3[]]",
+            "mcp-contract::call[[]forecast-oslo-2[]]",
+            "mcp-contract::call[[]forecast-東京[]]",
+            "mcp-contract::call[[]sun_times-case-5[]]",  # no text to name it: its place in the file
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ('error = "("', "error = '(' is not a valid regular expression: *"),
+        ("violations = []", "violations is empty; list the check ids the call is expected to break, or drop the key."),
+        ('id = "--"', "id must be a short name with letters or digits, got '--'."),
+    ],
+)
+def test_a_malformed_case_names_the_key(weather: Project, entry: str, problem: str) -> None:
+    (weather.pytester.path / "sub").mkdir()
+    (weather.pytester.path / "sub" / "cases.toml").write_text(f'[[case]]\ntool = "forecast"\n{entry}\n')
+    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases="sub/cases.toml")
+    result = weather.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: mcp_contract_cases sub/cases.toml, case 1: {problem}"])

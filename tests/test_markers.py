@@ -274,3 +274,81 @@ def test_a_bad_server_marker_is_a_usage_error(weather: Project, marker: str, mes
     result = weather.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+# --- the async fixture, markers added late, markers that meet each other ------------------------------
+
+
+def test_markers_and_counts_apply_to_the_async_fixture(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.anyio
+        @pytest.mark.mcp_expect_error(tool="get_weather", match="no station")
+        async def test_atlantis(mcp_contract_async):
+            await mcp_contract_async.call_tool("get_weather", {"city": "Atlantis"})
+
+        @pytest.mark.anyio
+        @pytest.mark.mcp_expect_violation("content-mismatch", tool="sun_times")
+        async def test_known_mismatch(mcp_contract_async):
+            await mcp_contract_async.call_tool("sun_times", {"city": "Oslo"})
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["tool calls checked: 2, violations: 2 (2 expected)"])
+
+
+def test_a_marker_a_fixture_adds_is_honoured(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.fixture
+        def known_mismatch(request):
+            request.node.add_marker(pytest.mark.mcp_expect_violation("content-mismatch"))
+
+        def test_known_mismatch(known_mismatch, mcp_contract):
+            mcp_contract.call_tool("sun_times", {"city": "Oslo"})
+        """
+    )
+    weather.run().assert_outcomes(passed=1)
+
+
+def test_an_expected_error_and_an_expected_tool_error_violation_are_both_met(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_error(tool="get_weather")
+        @pytest.mark.mcp_expect_violation("tool-error", tool="get_weather")
+        def test_atlantis(mcp_contract):
+            mcp_contract.call_tool("get_weather", {"city": "Atlantis"})
+        """
+    )
+    weather.run().assert_outcomes(passed=1)
+
+
+def test_an_error_with_other_text_is_named_when_the_marker_is_unmet(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_error(tool="get_weather", match="rate limit")
+        def test_atlantis(mcp_contract):
+            mcp_contract.call_tool("get_weather", {"city": "Atlantis"}, expect_error=True)
+        """
+    )
+    result = weather.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "expected a tool error from get_weather matching 'rate limit'; one came, but it did not match: "
+            "'Error executing tool get_weather*upstream has no station for Atlantis*'. Fix the pattern or the call."
+        ]
+    )
