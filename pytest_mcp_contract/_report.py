@@ -172,7 +172,8 @@ class ContractReport:
         return facts
 
     def markdown(self, target: str) -> str:
-        listed = len(self.servers.get(self.main, {}))
+        # Tools the generated suite snapshotted, i.e. that the server listed (none if it did not run).
+        listed = sum(1 for tool in self.servers.get(self.main, {}).values() if tool.schema is not None)
         about = f" (`{self.main}`): {_plural(listed, 'tool')}" if listed else ""
         out = ["# MCP contract report", "", f"Configured server `{target}`{about}.", ""]
         out += [f"- {label.capitalize()}: {text}" for label, text in self._facts()]
