@@ -267,3 +267,12 @@ def test_no_summary_without_contract_activity(project: Project) -> None:
     project.tests("def test_plain():\n    pass\n")
     result = project.run()
     result.stdout.no_fnmatch_line("*mcp contract*")
+
+
+def test_without_the_suite_the_report_claims_no_tool_count(project: Project) -> None:
+    project.pytester.makepyfile(weather=V1)
+    project.configure("weather.py:mcp")  # the generated suite is off: nothing lists every tool
+    project.tests("def test_ping(mcp_contract):\n    mcp_contract.call_tool('ping')\n")
+    report = project.pytester.path / "report.md"
+    project.run("--mcp-contract-report", str(report)).assert_outcomes(passed=1)
+    assert report.read_text().startswith("# MCP contract report\n\nConfigured server `weather.py:mcp`.\n")
