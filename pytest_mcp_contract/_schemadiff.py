@@ -11,8 +11,6 @@ be missing or of another type); it writes inputs, so a narrower input schema bre
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +19,19 @@ from functools import partial
 from typing import Any, Final, Literal
 
 from pytest_mcp_contract._jsonvalue import pointer, render, same
+from pytest_mcp_contract._schemaform import (
+    ABSENT,
+    ANNOTATIONS,
+    DEFS,
+    MAX_DEPTH,
+    Digests,
+    accepted_types,
+    accepts_all,
+    enum_values,
+    lookup,
+    pure_ref,
+    simplify,
+)
 
 Effect = Literal["widen", "narrow", "both", "additive", "cosmetic"]
 Kind = Literal["breaking", "additive", "cosmetic"]
@@ -94,12 +105,12 @@ def diff_annotations(old: Any, new: Any) -> list[Change]:
     old, new = old or {}, new or {}
     changes: list[Change] = []
     for key in sorted(old.keys() | new.keys()):
-        before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
+        before, after = old.get(key, ABSENT), new.get(key, ABSENT)
         if same(before, after):
             continue
         if key in _HINTS:
             default, safe = _HINTS[key]
-            was, now = (default if value is _ABSENT else value for value in (before, after))
+            was, now = (default if value is ABSENT else value for value in (before, after))
             if was != now:
                 riskier = now != safe
                 what = f"now {render(now)} (was {render(was)})" + (
@@ -111,19 +122,14 @@ def diff_annotations(old: Any, new: Any) -> list[Change]:
     return by_kind(changes)
 
 
-_ANNOTATIONS: Final = frozenset(
-    {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "discriminator"}
-)
-"""Keywords no validator acts on (``discriminator`` is OpenAPI's, derived from the alternatives)."""
-_TYPES: Final = ("null", "boolean", "object", "array", "number", "integer", "string")
 # (keyword, how a bigger value reads): a lower bound loosens as it falls, an upper bound as it rises.
 _LOWER_BOUNDS: Final = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER_BOUNDS: Final = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-# const is not here: _simplify turns it into an enum of one.
+# const is not here: simplify turns it into an enum of one.
 _RESTRICTIONS: Final = ("pattern", "format", "multipleOf", "contentEncoding", "contentMediaType")
 _HANDLED: Final = frozenset(
     {
-        *_ANNOTATIONS,
+        *ANNOTATIONS,
         *_LOWER_BOUNDS,
         *_UPPER_BOUNDS,
         *_RESTRICTIONS,
@@ -146,7 +152,6 @@ _HANDLED: Final = frozenset(
         "$id",
     }
 )
-_MAX_DEPTH: Final = 64
 _NUMERIC_BOUNDS: Final = frozenset({"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"})
 
 
@@ -160,7 +165,7 @@ class _Differ:
         # walked once (a model used six times in a model used six times would otherwise be walked
         # 36 times, and its changes reported at each place).
         self._done: dict[tuple[str, str], tuple[Path, Effect | None]] = {}
-        self._canon = (_Canon(old_root), _Canon(new_root))
+        self._canon = (Digests(old_root), Digests(new_root))
         self._cuts = 0  # how often a cycle was cut: below a cut, "nothing found" proves nothing
         self.changes: list[Change] = []
 
@@ -168,12 +173,12 @@ class _Differ:
         self.changes.append(Change(self._field, pointer(path), what, effect))
 
     def compare(self, old: Any, new: Any, path: Path) -> None:
-        if len(path) > _MAX_DEPTH:
+        if len(path) > MAX_DEPTH:
             if not same(old, new):
                 self._add(path, "changed (nested too deeply to analyse)", "both")
             return
         raw = (old, new)
-        old, new = _simplify(old), _simplify(new)
+        old, new = simplify(old), simplify(new)
         key = _ref_pair(old, new)
         if key in self._seen:
             self._cuts += 1
@@ -196,9 +201,9 @@ class _Differ:
 
     def _targets(self, old: Any, new: Any) -> tuple[Any, Any] | None:
         """The targets of two bare ``$ref``s (annotations beside them allowed), if both resolve."""
-        if not (_pure_ref(old) and _pure_ref(new)):
+        if not (pure_ref(old) and pure_ref(new)):
             return None
-        targets = (_lookup(self._roots[0], old["$ref"]), _lookup(self._roots[1], new["$ref"]))
+        targets = (lookup(self._roots[0], old["$ref"]), lookup(self._roots[1], new["$ref"]))
         return None if targets[0] is None or targets[1] is None else targets
 
     def _compare_refs(
@@ -225,11 +230,11 @@ class _Differ:
         for _hop in range(32):
             if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
                 return node
-            target = _lookup(self._roots[side], node["$ref"])
+            target = lookup(self._roots[side], node["$ref"])
             if target is None:
                 return node  # compared as written; output-schema-invalid reports the dangling ref
             rest = {key: value for key, value in node.items() if key != "$ref"}
-            node = _simplify({**target, **rest}) if isinstance(target, dict) else target
+            node = simplify({**target, **rest}) if isinstance(target, dict) else target
         return node
 
     def _compare_resolved(self, old: Any, new: Any, path: Path) -> None:
@@ -250,13 +255,13 @@ class _Differ:
         self._all_of(old, new, path)
         self._unions(old, new, path)
         for key in sorted((old.keys() | new.keys()) - _HANDLED, key=str):
-            before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
+            before, after = old.get(key, ABSENT), new.get(key, ABSENT)
             if key in _SAME_WAY and _is_schema(before) and _is_schema(after):
                 # More valid keys (propertyNames), more valid extra items: the schema accepts more.
                 self.compare(before, after, (*path, key))
             elif key in _APPLICATORS:
                 # Compared by meaning, so a change inside a $def they reference is not missed.
-                if before is _ABSENT or after is _ABSENT or not self._equivalent(before, after):
+                if before is ABSENT or after is ABSENT or not self._equivalent(before, after):
                     self._add((*path, key), f"{_presence(old, new, key)} (not analysed)", "both")
             elif not same(before, after):
                 self._add((*path, key), _presence(old, new, key), "cosmetic")
@@ -264,7 +269,7 @@ class _Differ:
     # --- keywords -------------------------------------------------------------------------------
 
     def _boolean_schemas(self, old: Any, new: Any, path: Path) -> None:
-        accepts_old, accepts_new = _accepts_all(old), _accepts_all(new)
+        accepts_old, accepts_new = accepts_all(old), accepts_all(new)
         if accepts_old and accepts_new:
             return  # true and {} say the same
         if accepts_new and not accepts_old:
@@ -275,14 +280,14 @@ class _Differ:
             self._add(path, f"changed from {render(old)} to {render(new)}", "both")
 
     def _annotations(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
-        for key in sorted(_ANNOTATIONS & (old.keys() | new.keys())):
-            if not same(old.get(key, _ABSENT), new.get(key, _ABSENT)):
+        for key in sorted(ANNOTATIONS & (old.keys() | new.keys())):
+            if not same(old.get(key, ABSENT), new.get(key, ABSENT)):
                 self._add((*path, key), _presence(old, new, key), "cosmetic")
 
     def _types(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
-        if same(old.get("type", _ABSENT), new.get("type", _ABSENT)) or ("enum" in old and "enum" in new):
+        if same(old.get("type", ABSENT), new.get("type", ABSENT)) or ("enum" in old and "enum" in new):
             return  # with an enum on both sides, its values say it all (see _enum)
-        before, after = _accepted_types(old), _accepted_types(new)
+        before, after = accepted_types(old), accepted_types(new)
         gained, lost = after - before, before - after
         text = f"from {_type_text(old)} to {_type_text(new)}"
         if gained and lost:
@@ -305,7 +310,7 @@ class _Differ:
         if "enum" not in old:
             self._add(where, f"added: only {render(new['enum'])}", "narrow")
             return
-        before, after = _enum_values(old), _enum_values(new)
+        before, after = enum_values(old), enum_values(new)
         added = [value for value in after if not any(same(value, other) for other in before)]
         removed = [value for value in before if not any(same(value, other) for other in after)]
         for value in added:
@@ -329,7 +334,7 @@ class _Differ:
         """``minimum`` and ``exclusiveMinimum`` (or the maxima) read as one bound: ``ge=0`` → ``gt=0`` tightens."""
         before, after = _bound(old, inclusive, exclusive, lower=lower), _bound(new, inclusive, exclusive, lower=lower)
         compared = before, after
-        if _accepted_types(old) | _accepted_types(new) == {"integer"}:
+        if accepted_types(old) | accepted_types(new) == {"integer"}:
             compared = _integral(before, lower=lower), _integral(after, lower=lower)  # for integers > 0 is >= 1
         if compared[0] == compared[1]:
             return
@@ -351,12 +356,12 @@ class _Differ:
         self, old: dict[str, Any], new: dict[str, Any], where: Path, key: str, order: _Order | None
     ) -> None:
         """One constraint keyword: added narrows, removed widens, a new value as ``order`` reads it."""
-        before, after = old.get(key, _ABSENT), new.get(key, _ABSENT)
+        before, after = old.get(key, ABSENT), new.get(key, ABSENT)
         if same(before, after):
             return
-        if after is _ABSENT:
+        if after is ABSENT:
             self._add(where, f"removed (was {render(before)})", "widen")
-        elif before is _ABSENT:
+        elif before is ABSENT:
             self._add(where, f"added: {render(after)}", "narrow")
         else:
             effect = order(before, after) if order is not None else None
@@ -414,8 +419,8 @@ class _Differ:
 
     def _additional(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
         raw_before, raw_after = old.get("additionalProperties", True), new.get("additionalProperties", True)
-        opened = _accepts_all(self._prepare(raw_after, 1))
-        closed = _accepts_all(self._prepare(raw_before, 0))
+        opened = accepts_all(self._prepare(raw_after, 1))
+        closed = accepts_all(self._prepare(raw_before, 0))
         where = (*path, "additionalProperties")
         if opened and closed:
             return
@@ -428,13 +433,13 @@ class _Differ:
             self.compare(raw_before, raw_after, where)
 
     def _arrays(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
-        before, after = old.get("items", _ABSENT), new.get("items", _ABSENT)
+        before, after = old.get("items", ABSENT), new.get("items", ABSENT)
         where = (*path, "items")
-        if after is _ABSENT and before is not _ABSENT:
+        if after is ABSENT and before is not ABSENT:
             self._add(where, "removed: items may now be anything", "widen")
-        elif before is _ABSENT and after is not _ABSENT:
+        elif before is ABSENT and after is not ABSENT:
             self._add(where, f"added: {render(after)}", "narrow")
-        elif before is not _ABSENT:
+        elif before is not ABSENT:
             self.compare(before, after, where)
         before_prefix = old.get("prefixItems", [])
         after_prefix = new.get("prefixItems", [])
@@ -486,7 +491,7 @@ class _Differ:
             if (key in old) == (key in new):
                 continue
             union = old if key in old else new
-            if _union_swap(old, new) is not None or set(union) - _ANNOTATIONS - _DEFS != {key}:
+            if _union_swap(old, new) is not None or set(union) - ANNOTATIONS - DEFS != {key}:
                 return False  # the union constrains an object with properties of its own: keyword by keyword
             before, after = old.get(key, [old]), new.get(key, [new])
             if not isinstance(before, list) or not isinstance(after, list):
@@ -520,9 +525,9 @@ class _Differ:
         if self._equivalent(*pair):
             return True
         plain, branch = self._prepare(plain, plain_side), self._prepare(branch, branch_side)
-        if not isinstance(plain, dict) or not isinstance(branch, dict) or set(branch) - _ANNOTATIONS != {"type"}:
+        if not isinstance(plain, dict) or not isinstance(branch, dict) or set(branch) - ANNOTATIONS != {"type"}:
             return False
-        return _accepted_types(plain) <= _accepted_types(branch)
+        return accepted_types(plain) <= accepted_types(branch)
 
     def _kind_of(self, schema: Any, side: int) -> str | None:
         """What kind of value an alternative describes, to pair old and new alternatives."""
@@ -588,244 +593,6 @@ class _Differ:
             self._add(where, "alternatives reordered", "cosmetic")
 
 
-class _Canon:
-    """Digests that two subschemas share exactly when they differ only in ways no validator sees.
-
-    Annotations, key and alternative order, ``$ref`` names, an alternative of one, ``const`` for an
-    enum of one, a ``type`` an enum already implies, and ``["string", "null"]`` for the anyOf of
-    the two are all ignored. Each ``$def`` is digested once, so the cost is linear in the schema.
-    """
-
-    def __init__(self, root: Any) -> None:
-        self._root = root
-        self._refs: dict[str, str] = {}
-        # Keyed by id(); the node is kept beside its digest so that id cannot be reused meanwhile.
-        self._nodes: dict[int, tuple[Any, str]] = {}
-
-    def digest(self, node: Any) -> str:
-        return self._digest(node, (), 0)[0]
-
-    def _digest(self, node: Any, stack: tuple[str, ...], depth: int) -> tuple[str, int]:
-        """The digest, and the lowest position in ``stack`` that a cycle inside the node refers to.
-
-        A cycle is written as how many references up it points, so a digest does not depend on the
-        names of the ``$defs``; a digest whose cycles all point inside the node is cached.
-        """
-        if depth > _MAX_DEPTH:
-            return _hash(_text(node)), _NO_CYCLE
-        if isinstance(node, list):
-            parts = [self._digest(item, stack, depth + 1) for item in node]
-            return _hash("[" + ",".join(part for part, _ in parts) + "]"), min(
-                (low for _, low in parts), default=_NO_CYCLE
-            )
-        if not isinstance(node, dict):
-            return _hash(_text(node)), _NO_CYCLE
-        known = self._nodes.get(id(node))
-        if known is not None and known[0] is node:
-            return known[1], _NO_CYCLE
-        simple = _simplify(node)
-        if _pure_ref(simple):  # a bare $ref says what its target says
-            digest, low = self._ref(simple["$ref"], stack, depth)
-        else:
-            text, low = self._object(simple, stack, depth)
-            digest = _hash(text)
-        if low == _NO_CYCLE:
-            self._nodes[id(node)] = (node, digest)
-        return digest, low
-
-    def _object(self, node: dict[str, Any], stack: tuple[str, ...], depth: int) -> tuple[str, int]:
-        ref = node.get("$ref")
-        low = _NO_CYCLE
-        parts: list[str] = []
-        if isinstance(ref, str):
-            ref_digest, low = self._ref(ref, stack, depth)
-            parts.append(f"$ref:{ref_digest}")
-        node = _canonical_types(node)
-        for key in sorted(node):
-            if key in _ANNOTATIONS or key in _DEFS or key in ("$ref", "$schema", "$id"):
-                continue
-            value = node[key]
-            if key in ("enum", "required", "type"):
-                values = value if isinstance(value, list) else [value]
-                part = ",".join(sorted(_text(item) for item in values))
-            elif key in ("anyOf", "oneOf") and isinstance(value, list):
-                digests = [self._digest(item, stack, depth + 1) for item in value]
-                low = min([low, *(one for _, one in digests)])
-                part = ",".join(sorted(digest for digest, _ in digests))  # the order is not meaning
-            elif key in ("properties", "patternProperties") and isinstance(value, dict):
-                named = {name: self._digest(item, stack, depth + 1) for name, item in value.items()}
-                low = min([low, *(one for _, one in named.values())])
-                part = ",".join(f"{json.dumps(name)}={digest}" for name, (digest, _) in sorted(named.items()))
-            else:
-                part, inner = self._digest(value, stack, depth + 1)
-                low = min(low, inner)
-            parts.append(f"{key}:{part}")
-        return "{" + ";".join(parts) + "}", low
-
-    def _ref(self, ref: str, stack: tuple[str, ...], depth: int) -> tuple[str, int]:
-        if ref in stack:
-            position = stack.index(ref)
-            return f"<cycle {len(stack) - position}>", position
-        cached = self._refs.get(ref)
-        if cached is not None:
-            return cached, _NO_CYCLE
-        target = _lookup(self._root, ref)
-        if target is None:
-            return _hash(f"<dangling {ref}>"), _NO_CYCLE
-        digest, low = self._digest(target, (*stack, ref), depth + 1)
-        if low >= len(stack):  # every cycle inside points at this $ref or deeper: the same anywhere
-            self._refs[ref] = digest
-            return digest, _NO_CYCLE
-        return digest, low
-
-
-_NO_CYCLE: Final = 1 << 30
-_DEFS: Final = frozenset({"$defs", "definitions"})
-
-
-def _hash(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-
-
-def _simplify(node: Any) -> Any:
-    """Rewrites that change no value's validity, so both sides are compared in one shape.
-
-    The parts of an allOf, and an anyOf/oneOf of one alternative, are merged into their node where
-    no keyword clashes (pydantic once wrapped a ``$ref`` in ``allOf`` to give it a description),
-    ``const`` becomes an enum of one, and keywords that accept everything (``items: {}``,
-    ``additionalProperties: true``, ``uniqueItems: false``, ``required: []``) are dropped. The node
-    given is never changed.
-    """
-    if not isinstance(node, dict):
-        return node
-    result = _drop_accept_all(dict(node))
-    for _round in range(8):
-        merged = False
-        for key in ("allOf", "anyOf", "oneOf"):
-            branches = result.get(key)
-            if not isinstance(branches, list) or not branches or (key != "allOf" and len(branches) != 1):
-                continue
-            rest = {name: value for name, value in result.items() if name != key}
-            joined = _merge(rest, [_drop_accept_all(dict(branch)) for branch in branches if isinstance(branch, dict)])
-            if joined is not None and all(isinstance(branch, dict) for branch in branches):
-                result, merged = joined, True
-        if not merged:
-            break
-    branches = result.get("anyOf")
-    if isinstance(branches, list) and any(_nested_union(branch) for branch in branches):
-        # int | (Cat | Dog): one list of alternatives. A oneOf joins only with a discriminator,
-        # which keeps its alternatives apart, so "exactly one" and "at least one" agree.
-        flat: list[Any] = []
-        for branch in branches:
-            flat += branch.get("anyOf") or branch.get("oneOf") if _nested_union(branch) else [branch]
-        result["anyOf"] = flat
-    if "const" in result:
-        const = result.pop("const")
-        enum = result.get("enum")
-        result["enum"] = [value for value in enum if same(value, const)] if isinstance(enum, list) else [const]
-    return _drop_accept_all(result)
-
-
-def _nested_union(branch: Any) -> bool:
-    if not isinstance(branch, dict):
-        return False
-    keys = set(branch) - _ANNOTATIONS
-    return (keys == {"anyOf"} and isinstance(branch["anyOf"], list) and bool(branch["anyOf"])) or (
-        keys == {"oneOf"} and "discriminator" in branch and isinstance(branch["oneOf"], list) and bool(branch["oneOf"])
-    )
-
-
-def _drop_accept_all(node: dict[str, Any]) -> dict[str, Any]:
-    for key in ("items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems"):
-        if key in node and _accepts_all(node[key]):
-            del node[key]
-    for key, empty in (("uniqueItems", False), ("required", []), ("properties", {})):
-        if key in node and same(node[key], empty):
-            del node[key]
-    return node
-
-
-# Keywords that read each other (additionalProperties means "keys not in properties"): merging two
-# schemas is only safe when one of them brings all of a group.
-_GROUPS: Final = (
-    frozenset({"properties", "patternProperties", "additionalProperties", "unevaluatedProperties"}),
-    frozenset({"items", "prefixItems", "additionalItems", "unevaluatedItems", "contains"}),
-)
-
-
-def _merge(node: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """One schema meaning "node and every part", or ``None`` when they cannot be written as one."""
-    everything = [node, *parts]
-    free = _ANNOTATIONS | _DEFS
-    with_ref = [part for part in everything if "$ref" in part]
-    if with_ref and (len(with_ref) > 1 or any(set(part) - free - {"$ref"} for part in everything)):
-        return None  # a $ref beside other keywords: its target's keywords are not known here
-    for group in _GROUPS:
-        if sum(1 for part in everything if group & part.keys()) > 1:
-            return None
-    result = dict(node)
-    for part in parts:
-        for name, value in part.items():
-            if name not in result:
-                result[name] = value
-            elif name not in _ANNOTATIONS and not same(result[name], value):
-                return None  # the node's own annotations (a field's description) win; other clashes stay
-    return result
-
-
-def _canonical_types(node: dict[str, Any]) -> dict[str, Any]:
-    """Types in one spelling: ``["null", "string"]`` for that anyOf, no ``type`` an enum implies."""
-    result = dict(node)
-    union = result.get("anyOf")
-    if "type" not in result and isinstance(union, list) and union and all(_only_type(branch) for branch in union):
-        del result["anyOf"]
-        result["type"] = sorted({name for branch in union for name in _type_names(branch["type"])})
-    if "type" in result:
-        names = _type_names(result["type"])
-        if "number" in names:
-            names.discard("integer")  # number already admits every integer
-        if isinstance(result.get("enum"), list):
-            result["enum"] = _enum_values(result)
-            del result["type"]
-        else:
-            result["type"] = sorted(names)
-    return result
-
-
-def _enum_values(schema: dict[str, Any]) -> list[Any]:
-    """The enum's values that its ``type`` (if any) admits: the values the schema accepts."""
-    values = list(schema["enum"]) if isinstance(schema["enum"], list) else []
-    if "type" not in schema:
-        return values
-    allowed = _accepted_types({"type": schema["type"]})
-    return [value for value in values if _json_type(value) & allowed]
-
-
-def _only_type(schema: Any) -> bool:
-    return isinstance(schema, dict) and set(schema) - _ANNOTATIONS == {"type"}
-
-
-def _type_names(declared: Any) -> set[str]:
-    if isinstance(declared, str):
-        return {declared}
-    return {str(name) for name in declared} if isinstance(declared, list) else set()
-
-
-def _json_type(value: Any) -> set[str]:
-    """The JSON types a value has (an integral number is both integer and number)."""
-    if value is None:
-        return {"null"}
-    if isinstance(value, bool):
-        return {"boolean"}
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return {"integer", "number"}
-    if isinstance(value, float):
-        return {"number"}
-    if isinstance(value, str):
-        return {"string"}
-    return {"array"} if isinstance(value, list) else {"object"}
-
-
 def _union_swap(old: dict[str, Any], new: dict[str, Any]) -> tuple[str, str] | None:
     """(``anyOf``, ``oneOf``) when one replaced the other, or back; ``None`` otherwise."""
     for before, after in (("anyOf", "oneOf"), ("oneOf", "anyOf")):
@@ -847,10 +614,6 @@ def _ref_pair(old: Any, new: Any) -> tuple[str, str] | None:
     return None
 
 
-def _pure_ref(node: Any) -> bool:
-    return isinstance(node, dict) and isinstance(node.get("$ref"), str) and set(node) - _ANNOTATIONS == {"$ref"}
-
-
 def _combined(changes: list[Change]) -> Effect | None:
     """What a group of changes does as a whole, for a place that has them all again."""
     effects = {change.effect for change in changes}
@@ -864,15 +627,6 @@ def _combined(changes: list[Change]) -> Effect | None:
     return "cosmetic"
 
 
-class _Marker:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-_ABSENT: Final = _Marker("(absent)")
 _SAME_WAY: Final = frozenset({"propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"})
 """Subschemas that admit more values when they do: compared like ``additionalProperties``."""
 _APPLICATORS: Final = frozenset(
@@ -959,23 +713,6 @@ def _ref_name(schema: Any) -> str | None:
     return ref.rsplit("/", 1)[-1] if isinstance(ref, str) else None
 
 
-def _lookup(root: Any, ref: str) -> Any:
-    if ref == "#":
-        return root
-    if not ref.startswith("#/"):
-        return None
-    node = root
-    for raw in ref[2:].split("/"):
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
-
-
 def _property_names(schema: Any) -> set[str]:
     properties = schema.get("properties") if isinstance(schema, dict) else None
     return set(properties) if isinstance(properties, dict) else set()
@@ -990,59 +727,10 @@ def _is_schema(value: Any) -> bool:
     return isinstance(value, bool | dict)
 
 
-def _accepts_all(schema: Any) -> bool:
-    """``true``, ``{}``, absent, or a schema of annotations only (``{"description": "anything"}``)."""
-    return schema is True or schema is _ABSENT or (isinstance(schema, dict) and not set(schema) - _ANNOTATIONS)
-
-
-def _text(value: Any) -> str:
-    """Canonical JSON text (sorted keys, 1 for 1.0), without recursion: a schema may nest deeply."""
-    out: list[str] = []
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, _Token):
-            out.append(item.text)
-        elif isinstance(item, dict):
-            pieces: list[Any] = [_Token("{")]
-            for index, key in enumerate(sorted(item, key=str)):
-                pieces += [_Token(("," if index else "") + json.dumps(str(key)) + ":"), item[key]]
-            stack += reversed([*pieces, _Token("}")])
-        elif isinstance(item, list):
-            pieces = [_Token("[")]
-            for index, element in enumerate(item):
-                pieces += [_Token(","), element] if index else [element]
-            stack += reversed([*pieces, _Token("]")])
-        elif isinstance(item, float) and item.is_integer():
-            out.append(str(int(item)))
-        else:
-            out.append(json.dumps(item, default=repr))
-    return "".join(out)
-
-
-class _Token:
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-def _accepted_types(schema: dict[str, Any]) -> set[str]:
-    """The JSON types a schema admits, from its ``type`` and, when it has one, its enum's values."""
-    declared = schema.get("type", _ABSENT)
-    names = set(_TYPES) if declared is _ABSENT else _type_names(declared)
-    if "number" in names:
-        names.add("integer")
-    names &= set(_TYPES)
-    if isinstance(schema.get("enum"), list):
-        names &= {name for value in _enum_values(schema) for name in _json_type(value)}
-    return names
-
-
 def _describe(schema: Any) -> str:
     """A schema in a few characters: its type, the name of what it references, or its text."""
     if isinstance(schema, dict):
-        meaningful = set(schema) - _ANNOTATIONS
+        meaningful = set(schema) - ANNOTATIONS
         if "type" in meaningful:
             rest = sorted(meaningful - {"type"})
             return render(schema["type"]) + (f" ({', '.join(rest)})" if rest else "")
