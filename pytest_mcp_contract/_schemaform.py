@@ -30,6 +30,7 @@ ANNOTATIONS: Final = frozenset(
     {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "discriminator"}
 )
 """Keywords no validator acts on (``discriminator`` is OpenAPI's, derived from the alternatives)."""
+DEFS: Final = frozenset({"$defs", "definitions"})
 MAX_DEPTH: Final = 64
 """Deeper than this, subschemas are compared as text: no real model nests so far."""
 _TYPES: Final = ("null", "boolean", "object", "array", "number", "integer", "string")
@@ -127,9 +128,6 @@ class Digests:
 
 
 _NO_CYCLE: Final = 1 << 30
-
-
-DEFS: Final = frozenset({"$defs", "definitions"})
 
 
 def _hash(text: str) -> str:
