@@ -107,16 +107,22 @@ class AsyncMcpContract:
 
 @asynccontextmanager
 async def open_async_contract(
-    server: object, *, timeout: float, check_formats: bool, referee: Referee | None = None
+    server: object,
+    *,
+    timeout: float,
+    check_formats: bool,
+    referee: Referee | None = None,
+    startup_timeout: float | None = None,
 ) -> AsyncIterator[AsyncMcpContract]:
     """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
     session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
+    opening = timeout if startup_timeout is None else startup_timeout
     opened = anyio.Event()
     # The watchdog's scope must enclose the client: anyio scopes nest strictly within a task.
     async with anyio.create_task_group() as outer:
 
         async def watchdog() -> None:
-            with anyio.move_on_after(timeout):
+            with anyio.move_on_after(opening):
                 await opened.wait()
                 return
             outer.cancel_scope.cancel()
@@ -129,4 +135,4 @@ async def open_async_contract(
                 yield AsyncMcpContract(session, jobs)
                 jobs.cancel_scope.cancel()
     if not opened.is_set():
-        raise TimeoutError(f"opening a session to {server_label(server)} took over {timeout:g} s")
+        raise TimeoutError(f"opening a session to {server_label(server)} took over {opening:g} s")

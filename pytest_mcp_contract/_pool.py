@@ -32,8 +32,13 @@ class SessionPool:
             return current
         if current is not None:
             self._close(node.nodeid, current)
+        settings = self._settings
         contract = McpContract(
-            server, timeout=self._settings.timeout, check_formats=self._settings.check_formats, referee=self._referee
+            server,
+            timeout=settings.timeout,
+            check_formats=settings.check_formats,
+            referee=self._referee,
+            startup_timeout=settings.startup_timeout,
         )
         self._open[node.nodeid] = contract
         node.addfinalizer(lambda: self._close(node.nodeid, contract))

@@ -289,6 +289,10 @@ class ReportPlugin:
     @pytest.hookimpl(trylast=True)  # after the plugin has listed the tools
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
+        if self.settings.server is not None:  # a server started as a command has told its name by now
+            from pytest_mcp_contract._session import server_name
+
+            self.report.main = server_name(self.settings.server)
         from pytest_mcp_contract._snapshots import removed_tools, server_folder
 
         if self.settings.server is not None:

@@ -6,9 +6,10 @@ decide which event loop runs them and how a call is timed out.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO
 
 import mcp.types
 from mcp import Client
@@ -19,6 +20,7 @@ from mcp.shared.exceptions import MCPError
 from pytest_mcp_contract._checks import check_tool, result_violations
 from pytest_mcp_contract._errors import UnknownToolError
 from pytest_mcp_contract._inprocess import describe_cause, marked_call, record_causes, registration, take_cause
+from pytest_mcp_contract._stdio import StdioTarget, stderr_tail
 from pytest_mcp_contract._violations import ContractViolationError, Violation
 
 if TYPE_CHECKING:
@@ -33,8 +35,8 @@ MAX_PAGES: Final = 1000
 
 
 def is_server(candidate: object) -> bool:
-    """Whether ``candidate`` is a server object the plugin can connect to in process."""
-    return isinstance(candidate, MCPServer | Server)
+    """Whether ``candidate`` is a server the plugin can connect to: in process, or a stdio command."""
+    return isinstance(candidate, MCPServer | Server | StdioTarget)
 
 
 def is_server_class(candidate: type) -> bool:
@@ -47,6 +49,8 @@ def server_name(server: object) -> str:
 
 
 def server_label(server: object) -> str:
+    if isinstance(server, StdioTarget):
+        return f"the stdio server {server.spec!r}"
     name = getattr(server, "name", None)
     return f"{type(server).__name__} {name!r}" if name else type(server).__name__
 
@@ -74,6 +78,8 @@ class ContractSession:
         self.check_formats = check_formats
         self.referee = referee
         self._client: Client | None = None
+        self._errlog: TextIO | None = None
+        """A stdio server's stderr, for failure messages."""
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
 
@@ -83,16 +89,24 @@ class ContractSession:
         """Connect and list the tools; the caller's exit stack closes the connection."""
         if isinstance(self.server, MCPServer):
             record_causes()
-        # cache=None: a contract check must see the server's listing, never a cached one.
-        # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
-        client = Client(self.server, cache=None, raise_exceptions=True)  # type: ignore[arg-type]
+        if isinstance(self.server, StdioTarget):
+            errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 (closed by stack)
+            self._errlog = stack.enter_context(errlog)
+            client = Client(self.server.transport(self._errlog), cache=None)
+        else:
+            # cache=None: a contract check must see the server's listing, never a cached one.
+            # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
+            client = Client(self.server, cache=None, raise_exceptions=True)  # type: ignore[arg-type]
         connection = AsyncExitStack()
         try:
             self._client = await connection.enter_async_context(client)
         except Exception as error:
             raise SessionError(
                 f"could not open an MCP session to {server_label(self.server)}: {_explain(single(error))}"
+                f"{stderr_tail(self._errlog)}"
             ) from error
+        if isinstance(self.server, StdioTarget) and self._client.server_info is not None:
+            self.server.reported_name = self.server.reported_name or self._client.server_info.name
         try:
             self._tools = await self.list_tools()
         except SessionError:

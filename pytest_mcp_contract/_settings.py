@@ -45,6 +45,8 @@ class Settings:
     """The file of example calls for the generated suite (ini ``mcp_contract_cases``)."""
     cases_shown: str = ""
     """That file as the ini file names it, for messages."""
+    startup_timeout: float = DEFAULT_TIMEOUT
+    """Seconds a server started as a command may take to answer ``initialize``."""
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
@@ -56,6 +58,9 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
             "(session: one MCP session for the whole run, the default)."
         )
     timeout = _timeout(cast("str", config.getini("mcp_contract_timeout")))
+    startup_timeout = _timeout(
+        cast("str", config.getini("mcp_contract_startup_timeout")), "mcp_contract_startup_timeout"
+    )
     check_formats = bool(config.getini("mcp_contract_check_formats"))
     project = config.inipath.parent if config.inipath else config.rootpath
     snapshot_dir = _snapshot_dir(config, project)
@@ -86,18 +91,25 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         allow=allow,
         cases=(project / cases).resolve() if cases else None,
         cases_shown=cases,
+        startup_timeout=startup_timeout,
     )
 
 
 def load_server(config: pytest.Config, target: str, source: str) -> object:
     """Load a target; a relative path is relative to the current directory for the option, else the ini file."""
+    from pytest_mcp_contract._stdio import StdioError, environment
     from pytest_mcp_contract._target import TargetError, load_target
 
     base_dir = Path(config.invocation_params.dir)
     if source != "--mcp-contract-server" and config.inipath is not None:
         base_dir = config.inipath.parent
+    project = config.inipath.parent if config.inipath else config.rootpath
+    cwd = cast("str", config.getini("mcp_contract_server_cwd")).strip()
     try:
-        return load_target(target, base_dir)
+        env = environment(cast("list[str]", config.getini("mcp_contract_server_env")), "mcp_contract_server_env")
+        return load_target(target, base_dir, env=env, cwd=(project / cwd).resolve() if cwd else None)
+    except StdioError as error:
+        raise pytest.UsageError(str(error)) from None
     except TargetError as error:
         raise pytest.UsageError(_target_message(target, source, error)) from None
 
@@ -139,7 +151,7 @@ def _fields(raw: list[str]) -> tuple[str, ...]:
     return tuple(name for name in fields if name != "output_schema")
 
 
-def _timeout(raw: str) -> float:
+def _timeout(raw: str, key: str = "mcp_contract_timeout") -> float:
     text = raw.strip()
     try:
         value = float(text) if text else DEFAULT_TIMEOUT
@@ -147,8 +159,7 @@ def _timeout(raw: str) -> float:
         value = math.nan
     if not math.isfinite(value) or value <= 0:
         raise pytest.UsageError(
-            f"mcp_contract_timeout = {raw!r} is not a timeout; give a positive number of seconds, "
-            f"e.g. mcp_contract_timeout = {DEFAULT_TIMEOUT:g}"
+            f"{key} = {raw!r} is not a timeout; give a positive number of seconds, e.g. {key} = {DEFAULT_TIMEOUT:g}"
         )
     return value
 

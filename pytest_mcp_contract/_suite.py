@@ -106,7 +106,7 @@ def list_for_suite(settings: Settings) -> Listing | str:
     from pytest_mcp_contract._sync import McpContract
 
     try:
-        with McpContract(settings.server, timeout=settings.timeout) as client:
+        with McpContract(settings.server, timeout=settings.timeout, startup_timeout=settings.startup_timeout) as client:
             tools = client.tools
     except (SessionError, TimeoutError) as error:
         return str(error)

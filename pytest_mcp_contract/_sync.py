@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import anyio
 import anyio.abc
@@ -63,6 +63,10 @@ class _Worker:
     retired: bool = False
 
 
+PROCESS_SHUTDOWN: Final = 10.0
+"""Seconds to let a server started as a command end (and its process tree be killed)."""
+
+
 class LoopHost:
     """Owns an event loop and one host task; runs coroutines on it from synchronous code.
 
@@ -98,7 +102,8 @@ class LoopHost:
                     raise single(error)
                 raise TimeoutError(f"opening a session to {label} took over {timeout:g} s")
         except BaseException:
-            self.close(timeout)
+            # Ending a started server process takes the SDK a few seconds (stdin closed, SIGTERM, SIGKILL).
+            self.close(max(timeout, PROCESS_SHUTDOWN))
             raise
 
     async def _main(self, enter: Callable[[AsyncExitStack], Awaitable[None]]) -> None:
@@ -282,9 +287,11 @@ class McpContract:
         timeout: float = DEFAULT_TIMEOUT,
         check_formats: bool = False,
         referee: Referee | None = None,
+        startup_timeout: float | None = None,
     ) -> None:
         self._session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
-        self._host = LoopHost(self._session.enter, timeout=timeout, label=server_label(server))
+        opening = timeout if startup_timeout is None else startup_timeout
+        self._host = LoopHost(self._session.enter, timeout=opening, label=server_label(server))
 
     @property
     def server(self) -> object:

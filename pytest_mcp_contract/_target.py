@@ -6,20 +6,30 @@ import importlib
 import os
 import sys
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pytest_mcp_contract._session import is_server, is_server_class
+from pytest_mcp_contract._stdio import PREFIX, StdioError, stdio_target
 
-GRAMMAR = "'package.module:attr' or 'path/to/file.py:attr'"
+GRAMMAR = "'package.module:attr', 'path/to/file.py:attr' or 'stdio:COMMAND ARGS…'"
 
 
 class TargetError(Exception):
     """A target that cannot be loaded; the message is written for the user, ready for a UsageError."""
 
 
-def load_target(spec: str, base_dir: Path) -> object:
-    """Import the target's module and return its server (calling a factory once, if given one)."""
+def load_target(spec: str, base_dir: Path, *, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> object:
+    """Import the target's module and return its server (calling a factory once, if given one).
+
+    A ``stdio:`` target is a command instead, started when a session opens (``env`` and ``cwd`` apply).
+    """
+    if spec.strip().startswith(PREFIX):
+        try:
+            return stdio_target(spec.strip(), base_dir, env or {}, cwd)
+        except StdioError as error:
+            raise TargetError(str(error)) from None
     module_part, colon, attribute = spec.strip().rpartition(":")
     if not colon or not module_part or not attribute:
         raise TargetError(f"{spec!r} is not a target; write it as {GRAMMAR}.")

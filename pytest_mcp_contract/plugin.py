@@ -58,7 +58,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="TARGET",
         default=None,
         help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr' (relative to the current "
-        "directory), naming an MCPServer, a low-level Server, or a zero-argument callable returning one. "
+        "directory), naming an MCPServer, a low-level Server, or a zero-argument callable returning one; or "
+        "'stdio:COMMAND ARGS...' to start a server and speak MCP over its stdin/stdout. "
         "Overrides ini mcp_contract_server.",
     )
     parser.addini(
@@ -91,6 +92,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         default=None,
         help="Write a Markdown report of the contract run (schema changes, tool checks, calls) to PATH.",
+    )
+    parser.addini(
+        "mcp_contract_server_env",
+        "Environment for a server started as a command (stdio:...), one NAME=value per line; ${VAR} is taken "
+        "from pytest's environment.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
+        "mcp_contract_server_cwd",
+        "Working directory for a server started as a command (stdio:...), relative to the ini file.",
+        type="string",
+        default="",
+    )
+    parser.addini(
+        "mcp_contract_startup_timeout",
+        f"Seconds a server started as a command may take to answer (default: {DEFAULT_TIMEOUT:g}).",
+        type="string",
+        default=str(DEFAULT_TIMEOUT),
     )
     parser.addini(
         "mcp_contract_suite",
@@ -349,6 +369,7 @@ async def mcp_contract_async(
         timeout=settings.timeout,
         check_formats=settings.check_formats,
         referee=lambda *call: _judge_call(config, *call),
+        startup_timeout=settings.startup_timeout,
     )
     problem: BaseException | None = None
     try:

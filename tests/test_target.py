@@ -94,7 +94,10 @@ def test_not_a_target(project: Project) -> None:
         "ERROR: pytest-mcp-contract cannot load the MCP server 'weather.server' (mcp_contract_server in tox.ini): "
         in text
     )
-    assert "'weather.server' is not a target; write it as 'package.module:attr' or 'path/to/file.py:attr'." in text
+    assert (
+        "'weather.server' is not a target; write it as 'package.module:attr', 'path/to/file.py:attr' or "
+        "'stdio:COMMAND ARGS…'." in text
+    )
     assert "override the mcp_contract_server fixture in conftest.py instead." in text
 
 

@@ -98,3 +98,7 @@ def weather_report(city: str) -> str:
     """A short report for people to read; text only, on purpose (structured_output=False)."""
     data = upstream.city(city)
     return f"{city}: {data['conditions']}, {data['temperature']:g} °C, humidity {data['humidity']} %."
+
+
+if __name__ == "__main__":  # python -m weather_service.server: the same server over stdio
+    mcp.run()

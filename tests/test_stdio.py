@@ -1,0 +1,137 @@
+"""Servers started as a command (stdio:...): real subprocesses, the same suite and snapshots, clear failures."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import Project
+
+EXAMPLE = Path(__file__).parents[1] / "example_project"
+PYTHON = sys.executable
+
+
+@pytest.fixture
+def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    copy = pytester.path / "example_project"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    return copy
+
+
+def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
+    pytester: pytest.Pytester, example: Path
+) -> None:
+    target = f"stdio:{PYTHON} -m weather_service.server"
+    src = example / "src"
+    result = pytester.runpytest(
+        str(example),
+        "-p",
+        "no:cacheprovider",
+        "-m",
+        "mcp_contract",
+        "--mcp-contract-server",
+        target,
+        "-o",
+        f"mcp_contract_server_env=PYTHONPATH={src}",
+    )
+    result.assert_outcomes(passed=19)  # every snapshot matched the committed files, every check and call passed
+    result.stdout.fnmatch_lines(
+        [
+            f"mcp-contract: server {target} (--mcp-contract-server), scope=session, timeout=30s",
+            "get_weather        matched  passed      3           0         1        0",  # an expected error, too
+            "schema snapshots: 7 matched",
+        ]
+    )
+
+
+@pytest.fixture
+def stdio(project: Project) -> Project:
+    project.tests("def test_plain():\n    pass\n")
+    return project
+
+
+def _listing_failure(project: Project) -> str:
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    return result.stdout.str()
+
+
+def test_a_command_that_is_not_found_stops_pytest(stdio: Project) -> None:
+    stdio.configure("stdio:no-such-mcp-server --port 1", suite=True)
+    result = stdio.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: pytest-mcp-contract cannot load the MCP server 'stdio:no-such-mcp-server --port 1' "
+            "(mcp_contract_server in tox.ini): the command 'no-such-mcp-server' of 'stdio:no-such-mcp-server "
+            "--port 1' was not found on the PATH."
+        ]
+    )
+
+
+def test_a_command_that_exits_at_once_shows_its_stderr(stdio: Project) -> None:
+    script = stdio.pytester.makepyfile(crash="import sys\nprint('config file missing', file=sys.stderr)\nsys.exit(3)\n")
+    stdio.configure(f"stdio:{PYTHON} {script.name}", suite=True)
+    text = _listing_failure(stdio)
+    assert f"could not open an MCP session to the stdio server 'stdio:{PYTHON} {script.name}'" in text
+    assert "The server's stderr ends with:\n    config file missing" in text
+
+
+def test_a_server_that_never_answers_hits_the_startup_timeout(stdio: Project) -> None:
+    pid_file = stdio.pytester.path / "pid.txt"
+    script = stdio.pytester.makepyfile(
+        silent=f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n"
+    )
+    stdio.configure(f"stdio:{PYTHON} {script.name}", suite=True, mcp_contract_startup_timeout="2")
+    started = time.monotonic()
+    text = _listing_failure(stdio)
+    assert time.monotonic() - started < 30
+    assert f"opening a session to the stdio server 'stdio:{PYTHON} {script.name}' took over 2 s" in text
+    assert not _running(int(pid_file.read_text()))  # no orphan left behind
+
+
+def _running(pid: int) -> bool:
+    """Whether a process is alive (a zombie waiting to be reaped is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+ENV_SERVER = """
+import os
+from mcp.server import MCPServer
+
+mcp = MCPServer("env")
+
+@mcp.tool()
+def token() -> str:
+    return os.environ["API_TOKEN"]
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+
+def test_the_environment_takes_variables_from_pytests(stdio: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = stdio.pytester.makepyfile(env_server=ENV_SERVER)
+    stdio.configure(f"stdio:{PYTHON} {script.name}", mcp_contract_server_env="\n    API_TOKEN=${SECRET}")
+    stdio.tests(
+        "def test_token(mcp_contract):\n    assert mcp_contract.call_tool('token').structured_content == {'result': 's3'}\n"
+    )
+    monkeypatch.setenv("SECRET", "s3")
+    stdio.run().assert_outcomes(passed=1)
+    monkeypatch.delenv("SECRET")
+    result = stdio.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_server_env line 1 ('API_TOKEN=${SECRET}') uses ${SECRET}, which is not set in the "
+            "environment. Set SECRET before running pytest."
+        ]
+    )
