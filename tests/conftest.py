@@ -6,6 +6,7 @@ Most tests run an inner pytest session through ``pytester`` against a real serve
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest_mcp_contract._checks  # noqa: F401
 from pytest_mcp_contract import ContractViolationError, McpContract
 
 SERVERS = Path(__file__).parent / "contract_servers"
+EXAMPLE = Path(__file__).parents[1] / "example_project"
 
 
 def target(module: str, attribute: str = "server") -> str:
@@ -116,3 +118,12 @@ def make_result(structured: Any, *texts: str, is_error: bool = False) -> types.C
         structured_content=structured,
         is_error=is_error,
     )
+
+
+@pytest.fixture
+def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the example project to change the way a pull request would."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    copy = pytester.path / "example_project"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    return copy

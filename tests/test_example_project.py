@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-
-EXAMPLE = Path(__file__).parents[1] / "example_project"
-
-
-@pytest.fixture
-def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
-    copy = pytester.path / "example_project"
-    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    return copy
 
 
 def _run(pytester: pytest.Pytester, example: Path, *args: str) -> pytest.RunResult:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -10,16 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import Project
 
-EXAMPLE = Path(__file__).parents[1] / "example_project"
 PYTHON = sys.executable
-
-
-@pytest.fixture
-def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
-    copy = pytester.path / "example_project"
-    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-    return copy
 
 
 def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
