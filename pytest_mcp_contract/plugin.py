@@ -76,7 +76,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "mcp_contract_timeout",
-        f"Seconds a tool call (or opening a session) may take before the test fails (default: {DEFAULT_TIMEOUT:g}).",
+        f"Seconds a tool call may take before the test fails (default: {DEFAULT_TIMEOUT:g}).",
         type="string",
         default=str(DEFAULT_TIMEOUT),
     )
@@ -108,7 +108,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "mcp_contract_startup_timeout",
-        f"Seconds a server started as a command may take to answer (default: {DEFAULT_TIMEOUT:g}).",
+        f"Seconds opening a session may take; for a server started as a command, its start and answer to "
+        f"initialize (default: {DEFAULT_TIMEOUT:g}).",
         type="string",
         default=str(DEFAULT_TIMEOUT),
     )
