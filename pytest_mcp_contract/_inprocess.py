@@ -11,7 +11,6 @@ they are missing the facts are ``None`` and the checks fall back to what the wir
 
 from __future__ import annotations
 
-import collections.abc
 import contextlib
 import contextvars
 import dataclasses
@@ -164,9 +163,6 @@ def _builds_own_result(annotation: Any) -> bool:
     own = (mcp.types.CallToolResult, mcp.types.InputRequiredResult)
     arms = [arm for arm in _arms(annotation) if arm is not type(None)]
     return bool(arms) and all(isinstance(arm, type) and issubclass(arm, own) for arm in arms)
-
-
-_SEQUENCES: Final = (list, tuple, collections.abc.Sequence)
 
 
 def _mentions(annotation: Any, predicate: typing.Callable[[Any], bool]) -> bool:

@@ -14,7 +14,7 @@ import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
 if TYPE_CHECKING:
     from mcp.client._transport import Transport
@@ -113,7 +113,3 @@ def stderr_tail(errlog: TextIO | None) -> str:
     if not lines:
         return "\nThe server wrote nothing to stderr."
     return "\nThe server's stderr ends with:\n" + "\n".join(f"    {line}" for line in lines)
-
-
-def is_stdio(candidate: Any) -> bool:
-    return isinstance(candidate, StdioTarget)

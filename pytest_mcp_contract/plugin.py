@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 import pytest
@@ -31,13 +32,13 @@ if TYPE_CHECKING:
 SETTINGS: Final = pytest.StashKey[Settings]()
 POOL: Final = pytest.StashKey[SessionPool]()
 CURRENT_ITEM: Final = pytest.StashKey["pytest.Item | None"]()
-CALLS: Final = pytest.StashKey["dict[tuple[str, str], Counter[str]]"]()
-"""Per test, per (server, tool): checked calls (under the key "") and the violations found."""
+CALLS: Final = pytest.StashKey["dict[tuple[str, str], CallCounts]"]()
+"""Per test, per (server, tool): its checked calls and what became of their violations."""
 REFEREE: Final = pytest.StashKey[Referee]()
+"""Per test: who judges its calls with its markers' expectations."""
 MARKED_SERVER: Final = pytest.StashKey[object]()
 MARKED_SERVERS: Final = pytest.StashKey[dict[str, object]]()
 """Per test, the server its ``mcp_contract_server`` marker names; per run, each such target loaded once."""
-"""Per test: its markers' expectations, and who judges its calls with them."""
 LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
 """The configured server's tools for the generated suite, or why they could not be listed."""
 
@@ -269,11 +270,12 @@ def _judge_call(
     if item is not None:
         # Counted here and written once per tool when the test ends: a test making thousands of
         # calls must not pile up thousands of entries (the garbage collector slowed every call).
-        counts = item.stash.setdefault(CALLS, {}).setdefault((server, tool), Counter())
-        counts[""] += 1
-        counts.update(violation.check for violation in verdict.failing)
-        counts.update(f"expected:{violation.check}" for violation in verdict.expected)
-        counts.update(f"allowed:{violation.check}" for violation in verdict.allowed)
+        counts = item.stash.setdefault(CALLS, {}).setdefault((server, tool), CallCounts())
+        counts.calls += 1
+        if found:
+            counts.violations.update(violation.check for violation in verdict.failing)
+            counts.expected.update(violation.check for violation in verdict.expected)
+            counts.allowed.update(violation.check for violation in verdict.allowed)
     return verdict.failing
 
 
@@ -281,13 +283,27 @@ def _judge_call(
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> None:
     if call.when == "teardown":
         for (server, tool), counts in item.stash.get(CALLS, {}).items():
-            sorted_out: dict[str, dict[str, int]] = {"violations": {}, "expected": {}, "allowed": {}}
-            for key, count in counts.items():
-                if key:
-                    kind, _, check = key.rpartition(":")
-                    sorted_out[kind or "violations"][check] = count
-            record(item, "calls", server=server, tool=tool, count=counts[""], **sorted_out)
+            record(
+                item,
+                "calls",
+                server=server,
+                tool=tool,
+                count=counts.calls,
+                violations=dict(counts.violations),
+                expected=dict(counts.expected),
+                allowed=dict(counts.allowed),
+            )
         item.stash[CALLS] = {}
+
+
+@dataclass
+class CallCounts:
+    """One test's checked calls of one tool, and their violations: failing, expected, allowed."""
+
+    calls: int = 0
+    violations: Counter[str] = field(default_factory=Counter)
+    expected: Counter[str] = field(default_factory=Counter)
+    allowed: Counter[str] = field(default_factory=Counter)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
