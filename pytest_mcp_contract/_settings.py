@@ -62,7 +62,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         cast("str", config.getini("mcp_contract_startup_timeout")), "mcp_contract_startup_timeout"
     )
     check_formats = bool(config.getini("mcp_contract_check_formats"))
-    project = config.inipath.parent if config.inipath else config.rootpath
+    project = project_dir(config)
     snapshot_dir = _snapshot_dir(config, project)
     fields = _fields(cast("list[str]", config.getini("mcp_contract_snapshot_fields")))
     report = config.getoption("mcp_contract_report")
@@ -95,19 +95,26 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     )
 
 
+def project_dir(config: pytest.Config) -> Path:
+    """The folder of the ini file (else pytest's rootdir): what relative settings are relative to."""
+    return config.inipath.parent if config.inipath else config.rootpath
+
+
 def load_server(config: pytest.Config, target: str, source: str) -> object:
     """Load a target; a relative path is relative to the current directory for the option, else the ini file."""
-    from pytest_mcp_contract._stdio import StdioError, environment
+    from pytest_mcp_contract._stdio import PREFIX, StdioError, environment
     from pytest_mcp_contract._target import TargetError, load_target
 
     base_dir = Path(config.invocation_params.dir)
     if source != "--mcp-contract-server" and config.inipath is not None:
         base_dir = config.inipath.parent
-    project = config.inipath.parent if config.inipath else config.rootpath
-    cwd = cast("str", config.getini("mcp_contract_server_cwd")).strip()
     try:
+        if not target.strip().startswith(PREFIX):
+            return load_target(target, base_dir)
+        # Only a server started as a command reads these: an in-process run never stops on them.
+        cwd = cast("str", config.getini("mcp_contract_server_cwd")).strip()
         env = environment(cast("list[str]", config.getini("mcp_contract_server_env")), "mcp_contract_server_env")
-        return load_target(target, base_dir, env=env, cwd=(project / cwd).resolve() if cwd else None)
+        return load_target(target, base_dir, env=env, cwd=(project_dir(config) / cwd).resolve() if cwd else None)
     except StdioError as error:
         raise pytest.UsageError(str(error)) from None
     except TargetError as error:

@@ -22,6 +22,7 @@ import pytest
 from pytest_mcp_contract._expect import EXPECTATIONS
 from pytest_mcp_contract._report import record
 from pytest_mcp_contract._schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
+from pytest_mcp_contract._settings import project_dir
 from pytest_mcp_contract._violations import ContractViolationError
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def covers_project(config: pytest.Config) -> bool:
     """
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         return True
-    project = (config.inipath.parent if config.inipath else config.rootpath).resolve()
+    project = project_dir(config).resolve()
     folders = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
     folders = [folder for folder in folders if folder.is_dir()]
     if any(project.is_relative_to(folder) for folder in folders):

@@ -125,3 +125,9 @@ def test_the_environment_takes_variables_from_pytests(stdio: Project, monkeypatc
             "environment. Set SECRET before running pytest."
         ]
     )
+
+
+def test_an_in_process_server_never_reads_the_stdio_settings(stdio: Project) -> None:
+    stdio.pytester.makepyfile(env_server=ENV_SERVER)
+    stdio.configure("env_server.py:mcp", mcp_contract_server_env="\n    API_TOKEN=${NOT_SET_ANYWHERE}")
+    stdio.run().assert_outcomes(passed=1)
