@@ -171,17 +171,18 @@ class ContractSession:
             self._tool_violations[tool.name] = hit
         return hit[1]
 
-    def check(
-        self, name: str, result: CallToolResult, *, expect_error: bool = False, cause: str | None = None
-    ) -> list[Violation]:
-        """Tool-level and result violations of one result; never raises.
+    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
+        """Tool-level and result violations of a result got elsewhere; never raises.
 
-        ``cause`` is the server-side cause of this very call; without it, a tool error is
-        explained by the last crash of the tool with that name (for results got elsewhere).
+        A tool error is explained by the last crash of the tool with that name.
         """
+        cause = take_cause(self.server, name) if result.is_error else None
+        return self._violations(name, result, expect_error=expect_error, cause=cause)
+
+    def _violations(
+        self, name: str, result: CallToolResult, *, expect_error: bool, cause: str | None
+    ) -> list[Violation]:
         tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
-        if cause is None and result.is_error:
-            cause = take_cause(self.server, name)
         return [
             *self.tool_violations(tool),
             *result_violations(
@@ -199,7 +200,8 @@ class ContractSession:
     ) -> CallToolResult:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
-        violations = self.check(name, answer.result, expect_error=expect_error, cause=answer.cause)
+        # This very call's cause (None: none was recorded); never another call's, looked up by name.
+        violations = self._violations(name, answer.result, expect_error=expect_error, cause=answer.cause)
         if self.referee is not None:
             violations = self.referee(server_name(self.server), name, answer, violations)
         if violations:
