@@ -266,6 +266,11 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
     return ["", "\n\n".join(blocks)]
 
 
+def shown_path(path: Path, config: pytest.Config) -> str:
+    """A file as messages show it: relative to pytest's rootdir when it lies inside."""
+    return str(path.relative_to(config.rootpath)) if path.is_relative_to(config.rootpath) else str(path)
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
@@ -281,27 +286,21 @@ class ReportPlugin:
         self.ran: set[str] = set()
         self.collect_errors = False
         self.session: pytest.Session | None = None
-        if settings.server is not None:  # the SDK is loaded already then
-            from pytest_mcp_contract._session import server_name
-
-            self.report.main = server_name(settings.server)
 
     @pytest.hookimpl(trylast=True)  # after the plugin has listed the tools
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
         if self.settings.server is not None:  # a server started as a command has told its name by now
             from pytest_mcp_contract._session import server_name
+            from pytest_mcp_contract._snapshots import removed_tools, server_folder
 
             self.report.main = server_name(self.settings.server)
-        from pytest_mcp_contract._snapshots import removed_tools, server_folder
-
-        if self.settings.server is not None:
             self.removed = removed_tools(server_folder(self.settings.snapshot_dir, self.settings.server))
 
     def _note_removed(self, config: pytest.Config) -> None:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
         for path in self.removed:
-            shown = path.relative_to(config.rootpath) if path.is_relative_to(config.rootpath) else path
+            shown = shown_path(path, config)
             if not path.exists():
                 fate = "was deleted"
             elif config.getoption("update_snapshots", False):
@@ -341,8 +340,6 @@ class ReportPlugin:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
-        self._note_removed(config)
-        self._note_whole_run(config)
         if config.get_verbosity() < 0 and not self.report.failed:
             return  # quiet under -q unless something failed
         lines = self.report.terminal_lines()
@@ -353,12 +350,14 @@ class ReportPlugin:
             for line in lines:
                 terminalreporter.write_line(line)
 
-    @pytest.hookimpl(trylast=True)
+    @pytest.hookimpl(trylast=True)  # after syrupy has deleted unused files; before the terminal summary
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        path = self.settings.report
-        if path is None or hasattr(session.config, "workerinput"):
+        if hasattr(session.config, "workerinput"):
             return
         self._note_removed(session.config)
         self._note_whole_run(session.config)
+        path = self.settings.report
+        if path is None:
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.report.markdown(self.settings.target or "(set by a fixture)"), encoding="utf-8")

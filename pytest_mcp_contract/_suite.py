@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 import pytest
 
 from pytest_mcp_contract._expect import EXPECTATIONS
-from pytest_mcp_contract._report import record
+from pytest_mcp_contract._report import record, shown_path
 from pytest_mcp_contract._schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 from pytest_mcp_contract._settings import project_dir
 from pytest_mcp_contract._violations import ContractViolationError
@@ -267,7 +267,7 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
     differs = state in ("changed", "updated")
     changes, old = _changes(before, data) if differs else ([], None)
     diff = _diff(before, data, path) if differs else ""
-    shown = _shown(path, request.config)
+    shown = shown_path(path, request.config)
     record(
         request.node,
         "schema",
@@ -379,13 +379,6 @@ def _keyword(tool_name: str) -> str:
 
 
 _K_WORD: Final = re.compile(r"[\w:+\-./\\]+")
-
-
-def _shown(path: Path, config: pytest.Config) -> str:
-    try:
-        return str(path.relative_to(config.rootpath))
-    except ValueError:
-        return str(path)
 
 
 def _json_error(text: str) -> str:
