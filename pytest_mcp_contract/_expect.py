@@ -160,18 +160,12 @@ def _regex(value: object) -> re.Pattern[str] | None:
 # --- mcp_contract_allow ---------------------------------------------------------------------------
 
 
-class Allowance(NamedTuple):
-    tool: str
-    check: str
-    reason: str
-
-
 ALLOW_FORM: Final = "tool:check  # why it is allowed"
 
 
-def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], Allowance]:
+def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], str]:
     """``mcp_contract_allow`` lines: ``station_info:silent-opt-out  # reason``; a bad line is a usage error."""
-    allowed: dict[tuple[str, str], Allowance] = {}
+    allowed: dict[tuple[str, str], str] = {}
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
@@ -190,8 +184,7 @@ def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], Allowance]:
                 f"mcp_contract_allow line {number} ({line!r}): {problem}. "
                 f"Write each line as '{ALLOW_FORM}', e.g. 'station_info:silent-opt-out  # schema fix in #42'."
             )
-        allowance = Allowance(tool.strip(), check.strip(), reason.strip())
-        allowed[(allowance.tool, allowance.check)] = allowance
+        allowed[(tool.strip(), check.strip())] = reason.strip()
     return allowed
 
 
@@ -209,7 +202,8 @@ class Referee:
     """Sorts one test's violations into failing, expected (by a marker) and allowed (by the ini list)."""
 
     expectations: list[Expectation]
-    allowed: Mapping[tuple[str, str], Allowance]
+    allowed: Mapping[tuple[str, str], str]
+    """(tool, check id) -> why the violation is carried."""
 
     def judge(self, tool: str, answer: Answer | None, violations: list[Violation]) -> Verdict:
         error_expected = False

@@ -280,7 +280,7 @@ class ReportPlugin:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.report = ContractReport(allow={key: entry.reason for key, entry in settings.allow.items()})
+        self.report = ContractReport(allow=dict(settings.allow))
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run
         self.ran: set[str] = set()

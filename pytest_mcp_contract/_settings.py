@@ -12,7 +12,6 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from pytest_mcp_contract._expect import Allowance
     from pytest_mcp_contract._target import TargetError
 
 Scope = Literal["session", "module", "function"]
@@ -39,7 +38,7 @@ class Settings:
     snapshot_fields: tuple[str, ...] = ()
     """Fields snapshotted beside ``output_schema``."""
     report: Path | None = None
-    allow: Mapping[tuple[str, str], Allowance] = field(default_factory=dict)
+    allow: Mapping[tuple[str, str], str] = field(default_factory=dict)
     """Known violations carried on purpose (ini ``mcp_contract_allow``), by (tool, check id)."""
     cases: Path | None = None
     """The file of example calls for the generated suite (ini ``mcp_contract_cases``)."""
