@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 class SessionPool:
     def __init__(self, settings: Settings, referee: Referee | None = None) -> None:
         self._settings = settings
-        self._referee = referee
+        self.referee = referee
+        """Judges every checked call, of the pool's sessions and of the async fixture's."""
         self._open: dict[str, McpContract] = {}
 
     def get(self, request: pytest.FixtureRequest, server: object) -> McpContract:
@@ -37,7 +38,7 @@ class SessionPool:
             server,
             timeout=settings.timeout,
             check_formats=settings.check_formats,
-            referee=self._referee,
+            referee=self.referee,
             startup_timeout=settings.startup_timeout,
         )
         self._open[node.nodeid] = contract

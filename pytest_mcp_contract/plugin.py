@@ -356,11 +356,16 @@ def mcp_contract(request: pytest.FixtureRequest, mcp_contract_server: object) ->
     Every result is checked against the tool's contract before it is returned. The session behind
     it lives for ``mcp_contract_scope`` (one per test session by default).
     """
+    _check_server(mcp_contract_server)
+    return _pooled(request, mcp_contract_server)
+
+
+def _pooled(request: pytest.FixtureRequest, server: object) -> McpContract:
+    """The pool's session for this test; one that cannot open fails the test with its reason."""
     from pytest_mcp_contract._session import SessionError
 
-    _check_server(mcp_contract_server)
     try:
-        return request.config.stash[POOL].get(request, mcp_contract_server)
+        return request.config.stash[POOL].get(request, server)
     except (SessionError, TimeoutError) as error:
         problem = str(error)
     pytest.fail(problem, pytrace=False)  # outside the except: a chained traceback would bury the message
@@ -380,12 +385,11 @@ async def mcp_contract_async(
     _check_server(mcp_contract_server)
     settings = request.config.stash[SETTINGS]
     stack = AsyncExitStack()
-    config = request.config
     opening = open_async_contract(
         mcp_contract_server,
         timeout=settings.timeout,
         check_formats=settings.check_formats,
-        referee=lambda *call: _judge_call(config, *call),
+        referee=request.config.stash[POOL].referee,
         startup_timeout=settings.startup_timeout,
     )
     problem: BaseException | None = None
@@ -407,7 +411,7 @@ def _mcp_contract_suite_client(request: pytest.FixtureRequest) -> McpContract:
     server = request.config.stash[SETTINGS].server
     if server is None:
         pytest.fail(NO_SERVER, pytrace=False)
-    return request.config.stash[POOL].get(request, server)
+    return _pooled(request, server)
 
 
 def _check_server(server: object) -> None:
