@@ -23,27 +23,45 @@ class SessionPool:
         self.referee = referee
         """Judges every checked call, of the pool's sessions and of the async fixture's."""
         self._open: dict[str, McpContract] = {}
+        self._spare: list[McpContract] = []
+        """Sessions opened before any test (the suite's listing), for the first test that needs one."""
 
     def get(self, request: pytest.FixtureRequest, server: object) -> McpContract:
-        from pytest_mcp_contract._sync import McpContract
-
         node = self._scope_node(request)
         current = self._open.get(node.nodeid)
         if current is not None and current.server is server:
             return current
         if current is not None:
             self._close(node.nodeid, current)
+        spare = next((contract for contract in self._spare if contract.server is server), None)
+        if spare is not None:
+            self._spare.remove(spare)
+        contract = spare or self.open(server)
+        self._open[node.nodeid] = contract
+        node.addfinalizer(lambda: self._close(node.nodeid, contract))
+        return contract
+
+    def open(self, server: object) -> McpContract:
+        """A new session to ``server`` with the run's settings; the caller closes it, or hands it to :meth:`keep`."""
+        from pytest_mcp_contract._sync import McpContract
+
         settings = self._settings
-        contract = McpContract(
+        return McpContract(
             server,
             timeout=settings.timeout,
             check_formats=settings.check_formats,
             referee=self.referee,
             startup_timeout=settings.startup_timeout,
         )
-        self._open[node.nodeid] = contract
-        node.addfinalizer(lambda: self._close(node.nodeid, contract))
-        return contract
+
+    def keep(self, contract: McpContract) -> None:
+        """Keep a session opened before the tests for the first one that needs it (a server started
+        as a command then starts once per run, not once to list its tools and again for the tests)."""
+        self._spare.append(contract)
+
+    def close_spares(self) -> None:
+        while self._spare:
+            self._spare.pop().close()
 
     def _scope_node(self, request: pytest.FixtureRequest) -> pytest.Item | pytest.Collector:
         scope = self._settings.scope
@@ -63,3 +81,4 @@ class SessionPool:
         """A safety net at the end of the run: no session outlives pytest."""
         for key, contract in list(self._open.items()):
             self._close(key, contract)
+        self.close_spares()

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mcp.types import Tool
 
     from pytest_mcp_contract._cases import Case
+    from pytest_mcp_contract._pool import SessionPool
     from pytest_mcp_contract._settings import Settings
     from pytest_mcp_contract._sync import McpContract
 
@@ -97,20 +98,21 @@ class Listing(NamedTuple):
     cases: list[Case]
 
 
-def list_for_suite(settings: Settings) -> Listing | str:
+def list_for_suite(settings: Settings, pool: SessionPool) -> Listing | str:
     """The configured server's tools and example calls, or why the tools could not be listed.
 
-    Also tells the snapshot store which tools exist. A broken cases file is a usage error.
+    The session that listed them goes to the pool, for the first test. Also tells the snapshot
+    store which tools exist. A broken cases file is a usage error.
     """
     from pytest_mcp_contract._session import SessionError
     from pytest_mcp_contract._snapshots import remember_listing, server_folder
-    from pytest_mcp_contract._sync import McpContract
 
     try:
-        with McpContract(settings.server, timeout=settings.timeout, startup_timeout=settings.startup_timeout) as client:
-            tools = client.tools
+        client = pool.open(settings.server)
     except (SessionError, TimeoutError) as error:
         return str(error)
+    pool.keep(client)
+    tools = client.tools
     remember_listing(server_folder(settings.snapshot_dir, settings.server), list(tools))
     return Listing(tools, _cases(settings, tools))
 

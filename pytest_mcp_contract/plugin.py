@@ -185,7 +185,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if settings.suite and settings.server is not None and covers_project(config):
         from pytest_mcp_contract._suite import list_for_suite
 
-        config.stash[LISTING] = list_for_suite(settings)
+        config.stash[LISTING] = list_for_suite(settings, config.stash[POOL])
+        if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no test: close it now
+            config.stash[POOL].close_spares()
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m/-k deselection and syrupy's bookkeeping see the items

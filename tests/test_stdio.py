@@ -131,3 +131,17 @@ def test_an_in_process_server_never_reads_the_stdio_settings(stdio: Project) -> 
     stdio.pytester.makepyfile(env_server=ENV_SERVER)
     stdio.configure("env_server.py:mcp", mcp_contract_server_env="\n    API_TOKEN=${NOT_SET_ANYWHERE}")
     stdio.run().assert_outcomes(passed=1)
+
+
+def test_the_server_starts_once_for_the_listing_and_the_tests(stdio: Project) -> None:
+    starts = stdio.pytester.path / "starts.txt"
+    script = stdio.pytester.makepyfile(
+        counted=f"open({str(starts)!r}, 'a').write('started\\n')\n"
+        + ENV_SERVER.replace('os.environ["API_TOKEN"]', '"t"')
+    )
+    stdio.configure(f"stdio:{PYTHON} {script.name}", suite=True)
+    stdio.tests(
+        "def test_token(mcp_contract):\n    assert mcp_contract.call_tool('token').structured_content == {'result': 't'}\n"
+    )
+    stdio.run("--snapshot-update").assert_outcomes(passed=3)
+    assert starts.read_text() == "started\n"
