@@ -79,12 +79,13 @@ def _named(tool: str, calls: list[dict[str, Any]], source: str) -> list[Case]:
 
 
 def _ids(calls: list[dict[str, Any]]) -> list[str]:
-    """A readable id per call: its first string argument (``london``), else its number."""
-    ids = []
-    for index, arguments in enumerate(calls, 1):
-        text = next((value for value in arguments.values() if isinstance(value, str) and _slug(value)), None)
-        ids.append(_slug(text) if text is not None else str(index))
-    return ids
+    return [_default_id(arguments, str(index)) for index, arguments in enumerate(calls, 1)]
+
+
+def _default_id(arguments: Mapping[str, Any], fallback: str) -> str:
+    """A readable id for a call: its first text argument (``london``), else ``fallback``."""
+    text = next((value for value in arguments.values() if isinstance(value, str) and _slug(value)), None)
+    return _slug(text) if text is not None else fallback
 
 
 def _slug(text: str) -> str:
@@ -172,9 +173,7 @@ def _case(entry: object, index: int, where: str, tools: Mapping[str, object]) ->
         expectations.append(_expect("mcp_expect_violation", fail, check=violations, tool=tool))
     for expected in expectations:
         expected.origin = where
-    text = next((value for value in arguments.values() if isinstance(value, str) and _slug(value)), None)
-    default_id = _slug(text) if text is not None else f"case-{index}"
-    case_id = _slug(case_id) if case_id else default_id
+    case_id = _slug(case_id) if case_id else _default_id(arguments, f"case-{index}")
     return Case(tool, case_id, dict(arguments), expectations, source=where, from_file=True)
 
 
