@@ -1,0 +1,187 @@
+"""A server written with the official TypeScript SDK, started with node over stdio.
+
+``contract_servers/typescript/server.mjs`` has a healthy tool and two defects the TypeScript SDK
+lets through although it validates structuredContent against the zod output schema itself: a text
+block that disagrees with structuredContent, and an extra key that zod strips while checking (and
+the SDK then sends anyway) but that the published schema forbids.
+
+Needs node and the server's packages (``npm ci --prefix tests/contract_servers/typescript``).
+Without them the module is skipped, unless MCP_CONTRACT_REQUIRE_NODE=1 (CI sets it): then each of
+its tests errors at setup with the same reason, so CI can never pass by silently skipping them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import SERVERS, Project
+
+SERVER_DIR = SERVERS / "typescript"
+NODE = shutil.which("node")
+REQUIRE = "MCP_CONTRACT_REQUIRE_NODE"
+
+
+def _missing() -> str | None:
+    """Why the TypeScript server cannot run here, or None."""
+    if NODE is None:
+        return "node is not on the PATH; install Node.js 18+ to run the TypeScript server tests"
+    if not (SERVER_DIR / "node_modules").is_dir():
+        return "the TypeScript server's packages are not installed; run `npm ci --prefix tests/contract_servers/typescript` first"
+    return None
+
+
+MISSING = _missing()
+if MISSING is not None and os.environ.get(REQUIRE) != "1":
+    pytest.skip(f"{MISSING} ({REQUIRE}=1 makes this a failure)", allow_module_level=True)
+
+
+@pytest.fixture(autouse=True)
+def _node_is_required() -> None:
+    if MISSING is not None:
+        pytest.fail(f"{MISSING} ({REQUIRE}=1 is set, so this fails instead of skipping)", pytrace=False)
+
+
+TARGET = "stdio:" + shlex.join([NODE or "node", str(SERVER_DIR / "server.mjs")])
+
+FORECAST_SNAPSHOT = {
+    "output_schema": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "additionalProperties": False,
+        "properties": {
+            "city": {"type": "string"},
+            "days": {
+                "items": {
+                    "additionalProperties": False,
+                    "properties": {
+                        "conditions": {"enum": ["sunny", "cloudy", "rain"], "type": "string"},
+                        "day": {"maximum": 9007199254740991, "minimum": -9007199254740991, "type": "integer"},
+                        "high": {"description": "Degrees Celsius", "type": "number"},
+                        "low": {"description": "Degrees Celsius", "type": "number"},
+                    },
+                    "required": ["day", "high", "low", "conditions"],
+                    "type": "object",
+                },
+                "type": "array",
+            },
+        },
+        "required": ["city", "days"],
+        "type": "object",
+    }
+}
+
+
+@pytest.fixture
+def typescript(project: Project) -> Project:
+    project.configure(TARGET)
+    return project
+
+
+def test_the_suite_snapshots_each_schema_and_passes_against_the_files(typescript: Project) -> None:
+    typescript.configure(TARGET, suite=True)
+    typescript.tests(
+        """
+        def test_forecast(mcp_contract):
+            result = mcp_contract.call_tool("get_forecast", {"city": "Oslo", "days": 3})
+            assert [day["conditions"] for day in result.structured_content["days"]] == ["sunny", "cloudy", "rain"]
+        """
+    )
+    result = typescript.run("--snapshot-update")
+    result.assert_outcomes(passed=7)
+    folder = typescript.pytester.path / "mcp_contract_snapshots" / "ts-weather"
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "air_quality.json",
+        "get_forecast.json",
+        "station_info.json",
+    ]
+    # The TS SDK publishes draft-07 (zod's toJSONSchema); the file holds it with sorted keys and a 2-space indent.
+    assert (folder / "get_forecast.json").read_text() == json.dumps(FORECAST_SNAPSHOT, indent=2, sort_keys=True) + "\n"
+
+    result = typescript.run("-v")
+    result.assert_outcomes(passed=7)
+    result.stdout.fnmatch_lines(
+        [
+            f"mcp-contract: server {TARGET} (mcp_contract_server in tox.ini), scope=session, timeout=30s",
+            "test_contract.py::test_forecast PASSED*",
+            "mcp-contract::schema[[]air_quality[]] PASSED*",
+            "mcp-contract::checks[[]air_quality[]] PASSED*",
+            "mcp-contract::schema[[]get_forecast[]] PASSED*",
+            "mcp-contract::checks[[]get_forecast[]] PASSED*",
+            "mcp-contract::schema[[]station_info[]] PASSED*",
+            "mcp-contract::checks[[]station_info[]] PASSED*",
+            "tool          schema   checks  calls  violations  expected  allowed",
+            "air_quality   matched  passed      0           0         0        0",
+            "get_forecast  matched  passed      1           0         0        0",
+            "station_info  matched  passed      0           0         0        0",
+            "schema snapshots: 3 matched",
+            "tool checks: 3 passed, 0 failed",
+        ]
+    )
+
+
+def test_a_text_block_that_disagrees_with_structured_content_is_caught(typescript: Project) -> None:
+    typescript.tests(
+        """
+        def test_air_quality(mcp_contract):
+            mcp_contract.call_tool("air_quality", {"city": "Oslo"})
+        """
+    )
+    result = typescript.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            'E       pytest_mcp_contract.ContractViolationError: tool \'air_quality\' called with {"city": "Oslo"} broke its contract (1 violation):',
+            "E       [[]content-mismatch[]] at /aqi",
+            "E         text block 0 (JSON) has 87 at /aqi where structured_content has 42",
+            "E       Next step:",
+            "E       - content-mismatch: Make content carry the same data as structured_content*",
+        ]
+    )
+
+
+def test_a_key_the_published_schema_forbids_is_caught(typescript: Project) -> None:
+    typescript.tests(
+        """
+        def test_station(mcp_contract):
+            mcp_contract.call_tool("station_info", {"city": "Oslo"})
+        """
+    )
+    result = typescript.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            'E       pytest_mcp_contract.ContractViolationError: tool \'station_info\' called with {"city": "Oslo"} broke its contract (1 violation):',
+            "E       [[]structured-invalid[]] at (root)",
+            "E         Additional properties are not allowed ('internal_id' was unexpected) (schema keyword 'additionalProperties' at /additionalProperties)",
+            "E       Next step:",
+            "E       - structured-invalid: Make the tool return data that matches its output_schema*",
+        ]
+    )
+
+
+def test_without_node_the_module_skips_unless_ci_requires_it(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A PATH without node; the inner pytest is started by absolute path and needs nothing else from it.
+    monkeypatch.setenv("PATH", str(project.pytester.mkdir("empty-bin")))
+    monkeypatch.delenv(REQUIRE, raising=False)
+    module = str(Path(__file__))
+    result = project.pytester.runpytest_subprocess(module, "-p", "no:cacheprovider", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "SKIPPED [[]1[]] *test_typescript.py:*: node is not on the PATH; install Node.js 18+ to run the "
+            f"TypeScript server tests ({REQUIRE}=1 makes this a failure)"
+        ]
+    )
+    monkeypatch.setenv(REQUIRE, "1")
+    result = project.pytester.runpytest_subprocess(module, "-p", "no:cacheprovider")
+    result.assert_outcomes(errors=sum(name.startswith("test_") for name in globals()))  # every test here
+    result.stdout.fnmatch_lines(
+        [
+            "node is not on the PATH; install Node.js 18+ to run the TypeScript server tests "
+            f"({REQUIRE}=1 is set, so this fails instead of skipping)"
+        ]
+    )
