@@ -11,7 +11,7 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._errors import ToolTimeoutError
-from pytest_mcp_contract._session import ContractSession, Referee, arguments_dict, server_label
+from pytest_mcp_contract._session import ContractSession, Referee, arguments_dict
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -135,4 +135,4 @@ async def open_async_contract(
                 yield AsyncMcpContract(session, jobs)
                 jobs.cancel_scope.cancel()
     if not opened.is_set():
-        raise TimeoutError(f"opening a session to {server_label(server)} took over {opening:g} s")
+        raise session.opening_timed_out(opening)

@@ -59,6 +59,10 @@ class SessionPool:
         as a command then starts once per run, not once to list its tools and again for the tests)."""
         self._spare.append(contract)
 
+    def sessions(self) -> list[McpContract]:
+        """Every open session, in use or spare."""
+        return [*self._open.values(), *self._spare]
+
     def close_spares(self) -> None:
         while self._spare:
             self._spare.pop().close()

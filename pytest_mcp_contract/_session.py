@@ -6,11 +6,11 @@ decide which event loop runs them and how a call is timed out.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Mapping
-from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, TextIO
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, Protocol
 
+import anyio
 import mcp.types
 from mcp import Client
 from mcp.server import Server
@@ -19,24 +19,54 @@ from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._checks import check_tool, result_violations
 from pytest_mcp_contract._errors import UnknownToolError
+from pytest_mcp_contract._http import HttpTarget
 from pytest_mcp_contract._inprocess import describe_cause, marked_call, record_causes, registration, take_cause
-from pytest_mcp_contract._stdio import StdioTarget, stderr_tail
+from pytest_mcp_contract._stdio import StdioTarget
 from pytest_mcp_contract._violations import ContractViolationError, Violation
 
 if TYPE_CHECKING:
+    from mcp.client._transport import TransportStreams
     from mcp.types import CallToolResult, Tool
 
 Referee = Callable[[str, str, "Answer | None", list[Violation]], list[Violation]]
 """Sees every checked call (server name, tool name, the answer or ``None`` for a JSON-RPC error,
 the violations found) and returns those that fail it: markers and the allow list excuse the others."""
 
+_LATER_CALLS: Final = "Every later call in this run fails the same way; fix the crash, then rerun."
+
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
 
 
+EXTERNAL: Final = (StdioTarget, HttpTarget)
+"""Servers outside this process: started as a command, or behind a URL."""
+
+
+class Connection(Protocol):
+    """One connection to a server outside this process (``_stdio``, ``_http``)."""
+
+    def transport(self) -> AbstractAsyncContextManager[TransportStreams]: ...
+
+    async def hint(self, error: BaseException | None) -> str:
+        """What the connection knows that ``error`` does not (exit code, HTTP status), with the next step."""
+        ...
+
+    def stderr(self) -> str:
+        """The server's last stderr lines, for a failure message ("" when there is no stderr to show)."""
+        ...
+
+    def stderr_position(self) -> int:
+        """Where the server's stderr ends now."""
+        ...
+
+    def stderr_since(self, position: int) -> str:
+        """What the server wrote to stderr since ``position``, for the report of a failing test."""
+        ...
+
+
 def is_server(candidate: object) -> bool:
-    """Whether ``candidate`` is a server the plugin can connect to: in process, or a stdio command."""
-    return isinstance(candidate, MCPServer | Server | StdioTarget)
+    """Whether ``candidate`` is a server the plugin can connect to: in process, a command or a URL."""
+    return isinstance(candidate, MCPServer | Server | StdioTarget | HttpTarget)
 
 
 def is_server_class(candidate: type) -> bool:
@@ -49,8 +79,8 @@ def server_name(server: object) -> str:
 
 
 def server_label(server: object) -> str:
-    if isinstance(server, StdioTarget):
-        return f"the stdio server {server.spec!r}"
+    if isinstance(server, EXTERNAL):
+        return server.label
     name = getattr(server, "name", None)
     return f"{type(server).__name__} {name!r}" if name else type(server).__name__
 
@@ -78,8 +108,12 @@ class ContractSession:
         self.check_formats = check_formats
         self.referee = referee
         self._client: Client | None = None
-        self._errlog: TextIO | None = None
-        """A stdio server's stderr, for failure messages."""
+        self.connection: Connection | None = None
+        """For a server outside this process: its stderr, exit code or HTTP status, for failure messages."""
+        self._faults: list[Exception] = []
+        """What the transport could not read (non-MCP text on a stdio server's stdout)."""
+        self._gone: str | None = None
+        """Why the server can no longer be reached, once it closed the connection."""
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
 
@@ -89,10 +123,9 @@ class ContractSession:
         """Connect and list the tools; the caller's exit stack closes the connection."""
         if isinstance(self.server, MCPServer):
             record_causes()
-        if isinstance(self.server, StdioTarget):
-            errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 (closed by stack)
-            self._errlog = stack.enter_context(errlog)
-            client = Client(self.server.transport(self._errlog), cache=None)
+        if isinstance(self.server, EXTERNAL):
+            self.connection = self.server.connect(stack)
+            client = Client(self.connection.transport(), cache=None, message_handler=self._on_message)
         else:
             # cache=None: a contract check must see the server's listing, never a cached one.
             # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
@@ -101,20 +134,60 @@ class ContractSession:
         try:
             self._client = await connection.enter_async_context(client)
         except Exception as error:
+            cause = single(error)
             raise SessionError(
-                f"could not open an MCP session to {server_label(self.server)}: {_explain(single(error))}"
-                f"{stderr_tail(self._errlog)}"
+                f"could not open an MCP session to {server_label(self.server)}: {_explain(cause)}."
+                f"{await self._hint(cause)}{self._stderr()}"
             ) from error
-        if isinstance(self.server, StdioTarget) and self._client.server_info is not None:
+        if isinstance(self.server, EXTERNAL) and self._client.server_info is not None:
             self.server.reported_name = self.server.reported_name or self._client.server_info.name
         try:
             self._tools = await self.list_tools()
+            self._raise_faults("while starting")
         except SessionError:
             # Close first, then raise: an error passing through the client's task groups would
             # reach the user wrapped in an ExceptionGroup.
             await connection.aclose()
             raise
         stack.push_async_exit(connection)
+
+    async def _hint(self, error: BaseException | None) -> str:
+        return "" if self.connection is None else await self.connection.hint(error)
+
+    def _stderr(self) -> str:
+        return "" if self.connection is None else self.connection.stderr()
+
+    def opening_timed_out(self, seconds: float) -> SessionError:
+        """The error for a server that did not finish the handshake within the startup timeout."""
+        return SessionError(
+            f"opening a session to {server_label(self.server)} took over {seconds:g} s: the server did not "
+            "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
+            f"mcp_contract_startup_timeout.{self._stderr()}"
+        )
+
+    async def _on_message(self, message: object) -> None:
+        # The SDK hands transport faults (a stdout line that is not JSON-RPC) to the message handler
+        # and goes on; a client less forgiving would not, so the run must hear of it.
+        if isinstance(message, Exception):
+            self._faults.append(message)
+
+    def _raise_faults(self, when: str) -> None:
+        __tracebackhide__ = True
+        if not self._faults:
+            return
+        fault, self._faults = self._faults[0], []
+        errors = getattr(fault, "errors", None)
+        line = errors()[0].get("input") if callable(errors) and errors() else None
+        if isinstance(line, str):
+            what = f"wrote a line to stdout that is not an MCP message {when}: {line[:200]!r}"
+            step = (
+                "Over stdio, stdout carries MCP messages only: send logs and banners to stderr "
+                "(print(..., file=sys.stderr), or logging)."
+            )
+        else:
+            what = f"sent something that is not an MCP message {when}: {_explain(fault)}"
+            step = "Fix the server's transport output."
+        raise SessionError(f"{server_label(self.server)} {what}. {step}{self._stderr()}")
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``."""
@@ -139,15 +212,52 @@ class ContractSession:
 
     async def request(self, name: str, arguments: dict[str, Any] | None) -> Answer:
         """A raw ``tools/call``: the SDK client's own validation would raise before we see the result."""
+        __tracebackhide__ = True
         request = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name=name, arguments=arguments))
         with marked_call() as key:
-            result = await self.client.session.send_request(request, mcp.types.CallToolResult)
+            try:
+                result = await self.client.session.send_request(request, mcp.types.CallToolResult)
+            except MCPError as error:
+                if error.error.code == mcp.types.CONNECTION_CLOSED and self.connection is not None:
+                    await self._went_away(name, error)
+                raise
+        if self.connection is not None:
+            await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
+            self._raise_faults(f"during tools/call {name!r}")
         return Answer(result, take_cause(self.server, key) if result.is_error else None)
+
+    async def _went_away(self, name: str, error: MCPError) -> NoReturn:
+        __tracebackhide__ = True
+        self._gone = f"it closed the connection during tools/call {name!r}"
+        raise SessionError(
+            f"{server_label(self.server)} closed the connection during tools/call {name!r}: the tool crashed "
+            f"or killed the server.{await self._hint(error)} {_LATER_CALLS}{self._stderr()}"
+        ) from None
+
+    def lost(self, during: str | None, error: BaseException | None) -> SessionError:
+        """The error for a connection that broke under a call (``during`` names it) or between calls."""
+        if self._gone is not None:
+            return self._gone_error()
+        cause = f": {_explain(single(error)).rstrip('.')}" if error is not None else ""
+        self._gone = f"the connection broke during {during}" if during else "the connection broke"
+        return SessionError(
+            f"the connection to {server_label(self.server)} broke{f' during {during}' if during else ''}{cause}. "
+            f"The server may have crashed or restarted. {_LATER_CALLS}{self._stderr()}"
+        )
+
+    def _gone_error(self) -> SessionError:
+        return SessionError(
+            f"the server is gone: {server_label(self.server)} cannot be reached, as {self._gone} "
+            "(that test failed and shows why). Fix that crash, then rerun."
+        )
 
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 
     @property
     def client(self) -> Client:
+        __tracebackhide__ = True
+        if self._gone is not None:
+            raise self._gone_error()
         if self._client is None:
             raise SessionError("the MCP session is closed")
         return self._client
@@ -248,6 +358,8 @@ def _explain(error: BaseException) -> str:
         text = f"JSON-RPC error {error.error.code}: {error.error.message}"
     else:
         text = f"{type(error).__name__}: {error}"
-    if error.__cause__ is not None:
-        text += f" (cause: {describe_cause(error.__cause__)})"
+    cause = error.__cause__
+    # httpx re-raises its transport's error under the same name and message: say it once.
+    if cause is not None and (type(cause).__name__, str(cause)) != (type(error).__name__, str(error)):
+        text += f" (cause: {describe_cause(cause)})"
     return text

@@ -101,20 +101,26 @@ def project_dir(config: pytest.Config) -> Path:
 
 def load_server(config: pytest.Config, target: str, source: str) -> object:
     """Load a target; a relative path is relative to the current directory for the option, else the ini file."""
-    from pytest_mcp_contract._stdio import PREFIX, StdioError, environment
+    from pytest_mcp_contract._environ import SettingError, environment, headers
+    from pytest_mcp_contract._http import PREFIXES
+    from pytest_mcp_contract._stdio import PREFIX
     from pytest_mcp_contract._target import TargetError, load_target
 
     base_dir = Path(config.invocation_params.dir)
     if source != "--mcp-contract-server" and config.inipath is not None:
         base_dir = config.inipath.parent
+    spec = target.strip()
+    # Each kind of target reads only its own settings: an in-process run never stops on a stdio one.
     try:
-        if not target.strip().startswith(PREFIX):
-            return load_target(target, base_dir)
-        # Only a server started as a command reads these: an in-process run never stops on them.
-        cwd = cast("str", config.getini("mcp_contract_server_cwd")).strip()
-        env = environment(cast("list[str]", config.getini("mcp_contract_server_env")), "mcp_contract_server_env")
-        return load_target(target, base_dir, env=env, cwd=(project_dir(config) / cwd).resolve() if cwd else None)
-    except StdioError as error:
+        if spec.startswith(PREFIX):
+            cwd = cast("str", config.getini("mcp_contract_server_cwd")).strip()
+            env = environment(cast("list[str]", config.getini("mcp_contract_server_env")), "mcp_contract_server_env")
+            return load_target(target, base_dir, env=env, cwd=(project_dir(config) / cwd).resolve() if cwd else None)
+        if spec.lower().startswith(PREFIXES):
+            lines = cast("list[str]", config.getini("mcp_contract_headers"))
+            return load_target(target, base_dir, headers=headers(lines, "mcp_contract_headers"))
+        return load_target(target, base_dir)
+    except SettingError as error:
         raise pytest.UsageError(str(error)) from None
     except TargetError as error:
         raise pytest.UsageError(_target_message(target, source, error)) from None

@@ -2,25 +2,31 @@
 
 The command is split as a POSIX shell would, but no shell runs it. The SDK's ``stdio_client``
 starts it in a session of its own and ends the whole process tree when the connection closes;
-the server's stderr goes to a file of ours, so a failure can show its last lines.
+the server's stderr goes to a file of ours, so a failure can show its last lines and exit code.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
-from collections.abc import Iterable, Mapping
+import signal
+import tempfile
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+import anyio
 
 if TYPE_CHECKING:
-    from mcp.client._transport import Transport
+    from mcp.client._transport import TransportStreams
 
 PREFIX: Final = "stdio:"
 STDERR_LINES: Final = 20
+SECTION_LINES: Final = 200
+"""At most this many stderr lines under a failing test."""
 
 
 class StdioError(Exception):
@@ -42,17 +48,94 @@ class StdioTarget:
     def name(self) -> str:
         return self.reported_name or Path(self.command).stem
 
-    def transport(self, errlog: TextIO) -> Transport:
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+    @property
+    def label(self) -> str:
+        return f"the stdio server {self.spec!r}"
 
-        # The server runs like it would from the user's shell (its venv, PYTHONPATH), plus the ini's env.
-        parameters = StdioServerParameters(
-            command=self.command, args=self.args, env={**os.environ, **self.env}, cwd=self.cwd
-        )
-        return stdio_client(parameters, errlog=errlog)
+    def connect(self, stack: AsyncExitStack) -> StdioConnection:
+        """A connection whose stderr file ``stack`` closes."""
+        errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 (stack closes it)
+        stack.enter_context(errlog)
+        return StdioConnection(self, errlog)
 
     def __str__(self) -> str:
         return self.spec
+
+
+class StdioConnection:
+    """One started server process: the transport to it, and what it said on stderr and how it ended."""
+
+    def __init__(self, target: StdioTarget, errlog: TextIO) -> None:
+        self.target = target
+        self.errlog = errlog
+        self.process: Any = None
+        """The SDK's process object (``pid``, ``returncode``), when it can be found."""
+
+    @asynccontextmanager
+    async def transport(self) -> AsyncIterator[TransportStreams]:
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        # The server runs like it would from the user's shell (its venv, PYTHONPATH), plus the ini's env.
+        target = self.target
+        parameters = StdioServerParameters(
+            command=target.command, args=target.args, env={**os.environ, **target.env}, cwd=target.cwd
+        )
+        manager = stdio_client(parameters, errlog=self.errlog)
+        async with manager as streams:
+            # The SDK keeps its process object to itself; its exit code is worth a look in the frame.
+            frame = getattr(getattr(manager, "gen", None), "ag_frame", None)
+            self.process = frame.f_locals.get("process") if frame is not None else None
+            yield streams
+
+    async def hint(self, error: BaseException | None) -> str:
+        """How the server ended, when it closed the connection."""
+        from mcp.shared.exceptions import MCPError
+        from mcp.types import CONNECTION_CLOSED
+
+        if not (isinstance(error, MCPError) and error.error.code == CONNECTION_CLOSED and self.process is not None):
+            return ""
+        with anyio.move_on_after(EXIT_WAIT):  # the loop may not have reaped it yet
+            while self.process.returncode is None:
+                await anyio.sleep(0.01)
+        return _ending(self.process.returncode)
+
+    def stderr(self) -> str:
+        return stderr_tail(self.errlog)
+
+    def stderr_position(self) -> int:
+        """Where the server's stderr ends now (a test's share starts there)."""
+        try:
+            return self.errlog.seek(0, os.SEEK_END)
+        except (OSError, ValueError):
+            return 0
+
+    def stderr_since(self, position: int) -> str:
+        """What the server wrote to stderr since ``position``, its last lines if that is a lot."""
+        try:
+            self.errlog.seek(position)
+            # Read to the end: the server writes at the offset the file shares with it.
+            lines = self.errlog.read().splitlines()
+        except (OSError, ValueError):
+            return ""
+        if len(lines) > SECTION_LINES:
+            lines = [f"[{len(lines) - SECTION_LINES} earlier lines left out]", *lines[-SECTION_LINES:]]
+        return "\n".join(lines)
+
+
+EXIT_WAIT: Final = 1.0
+"""Seconds to wait for a server that closed its stdout to be seen exiting, for its exit code."""
+
+
+def _ending(code: int | None) -> str:
+    if code is None:
+        return " The server closed its stdout but is still running."
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f" The server process was killed by {name}."
+    return f" The server process exited with code {code}."
 
 
 def stdio_target(spec: str, base_dir: Path, env: Mapping[str, str], cwd: Path | None) -> StdioTarget:
@@ -77,33 +160,8 @@ def stdio_target(spec: str, base_dir: Path, env: Mapping[str, str], cwd: Path | 
     return StdioTarget(spec=spec, command=found, args=args, env=dict(env), cwd=cwd)
 
 
-_VARIABLE: Final = re.compile(r"\$\{(\w+)\}")
-
-
-def environment(lines: Iterable[str], setting: str) -> dict[str, str]:
-    """``NAME=value`` lines with ``${VAR}`` taken from the environment (a token never sits in the repo)."""
-    values: dict[str, str] = {}
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line:
-            continue
-        name, equals, value = line.partition("=")
-        if not equals or not name.strip().isidentifier():
-            raise StdioError(f"{setting} line {number} ({line!r}) is not NAME=value.")
-        missing = [variable for variable in _VARIABLE.findall(value) if variable not in os.environ]
-        if missing:
-            raise StdioError(
-                f"{setting} line {number} ({line!r}) uses ${{{missing[0]}}}, which is not set in the environment. "
-                f"Set {missing[0]} before running pytest."
-            )
-        values[name.strip()] = _VARIABLE.sub(lambda match: os.environ[match.group(1)], value.strip())
-    return values
-
-
-def stderr_tail(errlog: TextIO | None) -> str:
+def stderr_tail(errlog: TextIO) -> str:
     """The server's last stderr lines, indented, or a note that it wrote none."""
-    if errlog is None:
-        return ""
     try:
         errlog.flush()
         errlog.seek(0)

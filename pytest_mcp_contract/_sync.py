@@ -26,7 +26,6 @@ from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError
 from pytest_mcp_contract._session import (
     ContractSession,
     Referee,
-    SessionError,
     arguments_dict,
     server_label,
     single,
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult, Tool
 
+    from pytest_mcp_contract._session import Connection
     from pytest_mcp_contract._violations import Violation
 
 T = TypeVar("T")
@@ -53,6 +53,8 @@ class _Call:
     label: str = "opening the session"
     done: bool = False
     expired: bool = False
+    cancelled: bool = False
+    """Its worker was cancelled: retired after a timeout, or the connection broke under it."""
     value: Any = None
     error: BaseException | None = None
 
@@ -75,10 +77,22 @@ class LoopHost:
     turns ``run_until_complete`` spends on done-callbacks (about 15 µs a call, measured).
     """
 
-    def __init__(self, enter: Callable[[AsyncExitStack], Awaitable[None]], *, timeout: float, label: str) -> None:
+    def __init__(
+        self,
+        enter: Callable[[AsyncExitStack], Awaitable[None]],
+        *,
+        timeout: float,
+        label: str,
+        on_open_timeout: Callable[[float], BaseException],
+        on_lost: Callable[[str | None, BaseException | None], BaseException],
+    ) -> None:
         _not_in_a_running_loop()
         self._loop = asyncio.new_event_loop()
         self._label = label
+        self._on_lost = on_lost
+        """The error for a connection that broke (during the call labelled, or before)."""
+        self._lost = False
+        """A broken connection was reported to a test; closing need not raise its error again."""
         self._closed = False
         self._inbox: asyncio.Future[_Call] = self._loop.create_future()
         self._stop: asyncio.Future[None] = self._loop.create_future()
@@ -100,7 +114,7 @@ class LoopHost:
             if not self._ready:
                 if self._host.done() and (error := self._host.exception()) is not None:
                     raise single(error)
-                raise TimeoutError(f"opening a session to {label} took over {timeout:g} s")
+                raise on_open_timeout(timeout)
         except BaseException:
             # Ending a started server process takes the SDK a few seconds (stdin closed, SIGTERM, SIGKILL).
             self.close(max(timeout, PROCESS_SHUTDOWN))
@@ -119,6 +133,7 @@ class LoopHost:
                 task_group.cancel_scope.cancel()
 
     async def _work(self, worker: _Worker) -> None:
+        __tracebackhide__ = True  # a failing call's traceback starts at the test's call_tool
         # Calls run in this long-lived task, not in a task per call: anyio binds its worker threads
         # (where sync tools run) to the root task, and a task per call would start a thread per call.
         with anyio.CancelScope() as worker.scope:
@@ -129,7 +144,8 @@ class LoopHost:
                 try:
                     call.value = await call.coroutine
                 except anyio.get_cancelled_exc_class():
-                    raise  # this worker was retired
+                    call.cancelled = True
+                    raise  # this worker was retired, or the host task is ending
                 except BaseException as error:  # pytest.fail/skip too: the caller re-raises it
                     call.error = error
                 finally:
@@ -155,6 +171,9 @@ class LoopHost:
         call = _Call(coroutine, self._loop.time() + timeout, label)
         self._inbox.set_result(call)
         self._drive(call)
+        if call.cancelled and not call.expired:  # the host task ended under the call: the connection broke
+            self._lost = True
+            raise self._on_lost(label, self._host_error())
         if call.expired:
             raise on_timeout()
         if call.error is not None:
@@ -170,8 +189,13 @@ class LoopHost:
         if self._closed:
             raise RuntimeError(f"the MCP session to {self._label} is closed")
         if self._host.done():
-            error = None if self._host.cancelled() else self._host.exception()
-            raise SessionError(f"the MCP session to {self._label} ended unexpectedly: {error!r}") from error
+            self._lost = True
+            raise self._on_lost(None, self._host_error())
+
+    def _host_error(self) -> BaseException | None:
+        if not self._host.done() or self._host.cancelled():
+            return None
+        return self._host.exception()
 
     def _drive(self, call: _Call) -> None:
         """Run the loop until ``call`` is done or its deadline passes."""
@@ -240,7 +264,7 @@ class LoopHost:
             return
         error = None if self._host.cancelled() else self._host.exception()
         self._finish()
-        if error is not None and self._ready:
+        if error is not None and self._ready and not self._lost:
             raise error
 
     def _finish(self) -> None:
@@ -291,7 +315,13 @@ class McpContract:
     ) -> None:
         self._session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
         opening = timeout if startup_timeout is None else startup_timeout
-        self._host = LoopHost(self._session.enter, timeout=opening, label=server_label(server))
+        self._host = LoopHost(
+            self._session.enter,
+            timeout=opening,
+            label=server_label(server),
+            on_open_timeout=self._session.opening_timed_out,
+            on_lost=self._session.lost,
+        )
 
     @property
     def server(self) -> object:
@@ -302,6 +332,11 @@ class McpContract:
     def tools(self) -> dict[str, Tool]:
         """Every tool the server lists (all pages of ``tools/list``), by name."""
         return dict(self._session.tools)
+
+    @property
+    def connection(self) -> Connection | None:
+        """For a server outside this process (a command or a URL): its connection, with the server's stderr."""
+        return self._session.connection
 
     @property
     def client(self) -> Client:

@@ -1,4 +1,4 @@
-"""Turning a target string (``package.module:attr`` or ``path/to/file.py:attr``) into a server object."""
+"""Turning a target string into a server: an object in process, a ``stdio:`` command or an ``http(s)://`` URL."""
 
 from __future__ import annotations
 
@@ -10,26 +10,37 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pytest_mcp_contract._http import PREFIXES, HttpError, http_target
 from pytest_mcp_contract._session import is_server, is_server_class
 from pytest_mcp_contract._stdio import PREFIX, StdioError, stdio_target
 
-GRAMMAR = "'package.module:attr', 'path/to/file.py:attr' or 'stdio:COMMAND ARGS…'"
+GRAMMAR = "'package.module:attr', 'path/to/file.py:attr', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
 
 
 class TargetError(Exception):
     """A target that cannot be loaded; the message is written for the user, ready for a UsageError."""
 
 
-def load_target(spec: str, base_dir: Path, *, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> object:
+def load_target(
+    spec: str,
+    base_dir: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> object:
     """Import the target's module and return its server (calling a factory once, if given one).
 
-    A ``stdio:`` target is a command instead, started when a session opens (``env`` and ``cwd`` apply).
+    A ``stdio:`` target is a command instead, started when a session opens (``env`` and ``cwd`` apply);
+    an ``http(s)://`` target is a streamable-HTTP endpoint (``headers`` apply).
     """
-    if spec.strip().startswith(PREFIX):
-        try:
+    try:
+        if spec.strip().startswith(PREFIX):
             return stdio_target(spec.strip(), base_dir, env or {}, cwd)
-        except StdioError as error:
-            raise TargetError(str(error)) from None
+        if spec.strip().lower().startswith(PREFIXES):
+            return http_target(spec.strip(), dict(headers or {}))
+    except (StdioError, HttpError) as error:
+        raise TargetError(str(error)) from None
     module_part, colon, attribute = spec.strip().rpartition(":")
     if not colon or not module_part or not attribute:
         raise TargetError(f"{spec!r} is not a target; write it as {GRAMMAR}.")

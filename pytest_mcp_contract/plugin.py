@@ -40,6 +40,8 @@ MARKED_SERVER: Final = pytest.StashKey[object]()
 MARKED_SERVERS: Final = pytest.StashKey[dict[str, object]]()
 """Per test, the server its ``mcp_contract_server`` marker names; per run, each such target loaded once."""
 LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
+STDERR_MARKS: Final = pytest.StashKey["dict[McpContract, int]"]()
+"""Where each server's stderr stood when a test began: what follows is that test's share."""
 """The configured server's tools for the generated suite, or why they could not be listed."""
 
 NO_SERVER = (
@@ -60,8 +62,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr' (relative to the current "
         "directory), naming an MCPServer, a low-level Server, or a zero-argument callable returning one; or "
-        "'stdio:COMMAND ARGS...' to start a server and speak MCP over its stdin/stdout. "
-        "Overrides ini mcp_contract_server.",
+        "'stdio:COMMAND ARGS...' to start a server and speak MCP over its stdin/stdout; or an "
+        "'http://HOST:PORT/PATH' (or https) streamable-HTTP endpoint. Overrides ini mcp_contract_server.",
     )
     parser.addini(
         "mcp_contract_server",
@@ -108,9 +110,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="",
     )
     parser.addini(
+        "mcp_contract_headers",
+        "HTTP headers for a server behind a URL (http://...), one 'Name: value' per line; ${VAR} is taken "
+        "from pytest's environment, so a token never sits in the repository.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
         "mcp_contract_startup_timeout",
-        f"Seconds opening a session may take; for a server started as a command, its start and answer to "
-        f"initialize (default: {DEFAULT_TIMEOUT:g}).",
+        f"Seconds opening a session may take: a server's start (for a command), the MCP handshake and the "
+        f"tool listing (default: {DEFAULT_TIMEOUT:g}).",
         type="string",
         default=str(DEFAULT_TIMEOUT),
     )
@@ -220,10 +229,34 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
     if REFEREE in item.stash:  # made at its first call: markers a fixture adds count too
         del item.stash[REFEREE]
     item.config.stash[CURRENT_ITEM] = item
+    pool = item.config.stash.get(POOL, None)
+    if pool is not None:
+        item.stash[STDERR_MARKS] = {
+            contract: contract.connection.stderr_position()
+            for contract in pool.sessions()
+            if contract.connection is not None
+        }
     try:
         return (yield)
     finally:
         item.config.stash[CURRENT_ITEM] = None
+
+
+@pytest.hookimpl(wrapper=True, specname="pytest_runtest_makereport")  # a second one; pytest reads pytest_* names only
+def pytest_runtest_makereport_server_stderr(item: pytest.Item) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Under a failing test, what each server outside this process wrote to stderr during it."""
+    report = yield
+    pool = item.config.stash.get(POOL, None)
+    if report.failed and pool is not None:
+        from pytest_mcp_contract._session import server_label
+
+        marks = item.stash.get(STDERR_MARKS, {})
+        for contract in pool.sessions():
+            if contract.connection is not None and (text := contract.connection.stderr_since(marks.get(contract, 0))):
+                # "stderr" in the title: pytest's --show-capture applies to it like to its own sections.
+                report.sections.append((f"Captured stderr from {server_label(contract.server)}", text))
+        item.stash[STDERR_MARKS] = {}  # once per test, not again for its teardown
+    return report
 
 
 @pytest.hookimpl(wrapper=True)

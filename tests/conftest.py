@@ -6,14 +6,23 @@ Most tests run an inner pytest session through ``pytester`` against a real serve
 
 from __future__ import annotations
 
+import os
 import shutil
+import socket
+import subprocess
+import sys
+import tempfile
 import textwrap
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 # Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
 # it (0.7 s) for every inner session: modules imported before a run survive it.
+import httpcore2  # noqa: F401 (httpx2 maps its errors by class: one copy, or ConnectError is not one)
+import mcp.client.streamable_http  # noqa: F401
 import pytest
 from mcp import types
 
@@ -127,3 +136,52 @@ def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
     copy = pytester.path / "example_project"
     shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
     return copy
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (the OS picks it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def http_server(*args: str, env: dict[str, str] | None = None, path: str = "/mcp") -> Iterator[str]:
+    """Start ``python ARGS --port P`` on a free loopback port; yield its URL; end it afterwards."""
+    port = free_port()
+    # A file, not a pipe: a full pipe would stall the server.
+    with (
+        tempfile.TemporaryFile() as errlog,
+        _ended(
+            subprocess.Popen(
+                [sys.executable, *args, "--port", str(port)],
+                env={**os.environ, **(env or {})},
+                stdout=subprocess.DEVNULL,
+                stderr=errlog,
+            )
+        ) as process,
+    ):
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    errlog.seek(0)
+                    pytest.fail(f"the HTTP server {args} did not start on port {port}:\n{errlog.read().decode()}")
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}{path}"
+
+
+@contextmanager
+def _ended(process: subprocess.Popen[bytes]) -> Iterator[subprocess.Popen[bytes]]:
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

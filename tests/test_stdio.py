@@ -7,9 +7,10 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from conftest import SERVERS, Project
 
 PYTHON = sys.executable
+LIFECYCLE = f"stdio:{PYTHON} {SERVERS / 'lifecycle.py'}"
 
 
 def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
@@ -67,8 +68,11 @@ def test_a_command_that_exits_at_once_shows_its_stderr(stdio: Project) -> None:
     script = stdio.pytester.makepyfile(crash="import sys\nprint('config file missing', file=sys.stderr)\nsys.exit(3)\n")
     stdio.configure(f"stdio:{PYTHON} {script.name}", suite=True)
     text = _listing_failure(stdio)
-    assert f"could not open an MCP session to the stdio server 'stdio:{PYTHON} {script.name}'" in text
-    assert "The server's stderr ends with:\n    config file missing" in text
+    assert (
+        f"could not open an MCP session to the stdio server 'stdio:{PYTHON} {script.name}': JSON-RPC error -32000: "
+        "Connection closed. The server process exited with code 3.\nThe server's stderr ends with:\n"
+        "    config file missing\n"
+    ) in text
 
 
 def test_a_server_that_never_answers_hits_the_startup_timeout(stdio: Project) -> None:
@@ -80,7 +84,11 @@ def test_a_server_that_never_answers_hits_the_startup_timeout(stdio: Project) ->
     started = time.monotonic()
     text = _listing_failure(stdio)
     assert time.monotonic() - started < 30
-    assert f"opening a session to the stdio server 'stdio:{PYTHON} {script.name}' took over 2 s" in text
+    assert (
+        f"opening a session to the stdio server 'stdio:{PYTHON} {script.name}' took over 2 s: the server did not "
+        "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
+        "mcp_contract_startup_timeout.\nThe server wrote nothing to stderr."
+    ) in text
     assert not _running(int(pid_file.read_text()))  # no orphan left behind
 
 
@@ -145,3 +153,70 @@ def test_the_server_starts_once_for_the_listing_and_the_tests(stdio: Project) ->
     )
     stdio.run("--snapshot-update").assert_outcomes(passed=3)
     assert starts.read_text() == "started\n"
+
+
+def test_a_banner_on_stdout_is_named_with_the_fix(stdio: Project) -> None:
+    stdio.configure(f"{LIFECYCLE} --banner", suite=True)
+    text = _listing_failure(stdio)
+    assert (
+        f"the stdio server '{LIFECYCLE} --banner' wrote a line to stdout that is not an MCP message while starting: "
+        "'lifecycle server 1.0 starting...'. Over stdio, stdout carries MCP messages only: send logs and banners "
+        "to stderr (print(..., file=sys.stderr), or logging)."
+    ) in text
+
+
+def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gone(stdio: Project) -> None:
+    stdio.configure(LIFECYCLE)
+    stdio.tests(
+        """
+        def test_crash(mcp_contract):
+            mcp_contract.call_tool("die")
+
+        def test_after(mcp_contract):
+            mcp_contract.call_tool("ok")
+        """
+    )
+    started = time.monotonic()
+    result = stdio.run()
+    assert time.monotonic() - started < 15  # no hang: the closed connection is noticed at once
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            f"E       pytest_mcp_contract.SessionError: the stdio server '{LIFECYCLE}' closed the connection during "
+            "tools/call 'die': the tool crashed or killed the server. The server process exited with code 3. Every "
+            "later call in this run fails the same way; fix the crash, then rerun.",
+            "E       The server's stderr ends with:",
+            "E           fatal: the disk is on fire",
+            f"E       pytest_mcp_contract.SessionError: the server is gone: the stdio server '{LIFECYCLE}' cannot be "
+            "reached, as it closed the connection during tools/call 'die' (that test failed and shows why). Fix that "
+            "crash, then rerun.",
+        ]
+    )
+
+
+def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(stdio: Project) -> None:
+    stdio.configure(LIFECYCLE)
+    stdio.tests(
+        """
+        def test_quiet_pass(mcp_contract):
+            mcp_contract.call_tool("chatty")
+
+        def test_fails(mcp_contract):
+            mcp_contract.call_tool("chatty")
+            mcp_contract.call_tool("chatty")
+            assert False, "the test's own failure"
+        """
+    )
+    result = stdio.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       AssertionError: the test's own failure",
+            f"*- Captured stderr from the stdio server '{LIFECYCLE}' -*",
+            "chatty: looking things up",
+            "chatty: looking things up",
+            "=*= short test summary info =*=",
+        ]
+    )
+    # Only this test's share: the passing test's line is not repeated, nor shown for it.
+    assert result.stdout.str().count("chatty: looking things up") == 2

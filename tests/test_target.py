@@ -95,8 +95,8 @@ def test_not_a_target(project: Project) -> None:
         in text
     )
     assert (
-        "'weather.server' is not a target; write it as 'package.module:attr', 'path/to/file.py:attr' or "
-        "'stdio:COMMAND ARGS…'." in text
+        "'weather.server' is not a target; write it as 'package.module:attr', 'path/to/file.py:attr', "
+        "'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'." in text
     )
     assert "override the mcp_contract_server fixture in conftest.py instead." in text
 

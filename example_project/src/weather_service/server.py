@@ -100,5 +100,15 @@ def weather_report(city: str) -> str:
     return f"{city}: {data['conditions']}, {data['temperature']:g} °C, humidity {data['humidity']} %."
 
 
-if __name__ == "__main__":  # python -m weather_service.server: the same server over stdio
-    mcp.run()
+if __name__ == "__main__":
+    # python -m weather_service.server               the same server over stdio
+    # python -m weather_service.server --port 8000   over streamable HTTP at http://127.0.0.1:8000/mcp
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    port = parser.parse_args().port
+    if port is None:
+        mcp.run()
+    else:
+        mcp.run(transport="streamable-http", port=port)

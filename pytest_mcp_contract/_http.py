@@ -1,0 +1,117 @@
+"""Servers behind a streamable-HTTP endpoint: ``http://127.0.0.1:8000/mcp``.
+
+Headers come from ini ``mcp_contract_headers``. The SDK's errors for a refused or rejected
+request say little ("Server returned an error response"), so the connection remembers the last
+HTTP error status it saw and turns it into the next step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from mcp.client._transport import TransportStreams
+
+PREFIXES: Final = ("http://", "https://")
+
+
+class HttpError(Exception):
+    """An HTTP target that cannot be used; the message is written for the user."""
+
+
+@dataclass
+class HttpTarget:
+    """An MCP endpoint; ``name`` is what the server calls itself, once a session has told us."""
+
+    spec: str
+    headers: dict[str, str] = field(default_factory=dict)
+    reported_name: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.reported_name or (urlsplit(self.spec).hostname or "http")
+
+    @property
+    def label(self) -> str:
+        return f"the HTTP endpoint {self.spec!r}"
+
+    def connect(self, stack: AsyncExitStack) -> HttpConnection:
+        return HttpConnection(self)
+
+    def __str__(self) -> str:
+        return self.spec
+
+
+def http_target(spec: str, headers: dict[str, str]) -> HttpTarget:
+    """Check the URL now, so a typo stops pytest at start-up."""
+    parts = urlsplit(spec)
+    try:
+        parts.port  # noqa: B018 (raises for a port that is not a number)
+    except ValueError as error:
+        raise HttpError(f"{spec!r} is not a usable URL: {error}.") from None
+    if not parts.hostname:
+        raise HttpError(f"{spec!r} names no host; write it as http://HOST:PORT/PATH, e.g. http://127.0.0.1:8000/mcp")
+    return HttpTarget(spec=spec, headers=headers)
+
+
+class HttpConnection:
+    """One client connection, and the last HTTP error status it met."""
+
+    def __init__(self, target: HttpTarget) -> None:
+        self.target = target
+        self.status: tuple[int, str] | None = None
+
+    @asynccontextmanager
+    async def transport(self) -> AsyncIterator[TransportStreams]:
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        async def remember(response: Any) -> None:
+            if response.status_code >= 400:
+                self.status = (response.status_code, response.reason_phrase)
+
+        client = create_mcp_http_client(headers=self.target.headers or None)
+        client.event_hooks["response"].append(remember)
+        async with client, streamable_http_client(self.target.spec, http_client=client) as streams:
+            yield streams
+
+    async def hint(self, error: BaseException | None) -> str:
+        """The next step for a failed connection, from what HTTP said."""
+        import httpx2
+
+        parts = urlsplit(self.target.spec)
+        if self.status is not None:
+            code, reason = self.status
+            said = f" The endpoint answered HTTP {code} {reason}"
+            if code in (401, 403):
+                given = ", ".join(self.target.headers)
+                return said + (
+                    f" to the headers from mcp_contract_headers ({given}): check the credentials they carry."
+                    if given
+                    else ": give credentials with ini mcp_contract_headers, e.g. Authorization: Bearer ${MCP_TOKEN}"
+                )
+            if code in (404, 405):
+                return said + (
+                    f": no MCP endpoint at the path {parts.path or '/'!r}. Check the URL's path "
+                    "(an MCPServer serves /mcp by default)."
+                )
+            return said + "."
+        if isinstance(error, httpx2.ConnectError):
+            return f" Nothing accepts connections at {parts.netloc}: start the server, or fix the URL's host and port."
+        if "content type" in str(error).lower():
+            return " The URL does not answer as an MCP endpoint: check that it is the server's MCP URL, not a web page."
+        return ""
+
+    # A server behind a URL has no stderr of ours to show.
+    def stderr(self) -> str:
+        return ""
+
+    def stderr_position(self) -> int:
+        return 0
+
+    def stderr_since(self, position: int) -> str:
+        return ""

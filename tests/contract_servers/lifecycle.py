@@ -1,0 +1,70 @@
+"""A server whose tools misbehave at the process level, for the stdio and HTTP lifecycle tests.
+
+python lifecycle.py                     over stdio
+python lifecycle.py --banner            over stdio, printing a banner to stdout first (a defect;
+                                        once it runs, the SDK keeps a tool's prints off the wire)
+python lifecycle.py --port P [--token T]
+                                        over streamable HTTP on 127.0.0.1:P; with a token, every
+                                        request must carry "Authorization: Bearer T"
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from mcp.server import MCPServer
+
+server = MCPServer("lifecycle", log_level="WARNING")
+
+
+@server.tool()
+def ok() -> int:
+    return 1
+
+
+@server.tool()
+def chatty() -> int:
+    """Writes to stderr and answers; its stderr belongs under a test that fails."""
+    print("chatty: looking things up", file=sys.stderr, flush=True)
+    return 2
+
+
+@server.tool()
+def die() -> int:
+    """Crashes the whole server in the middle of the call."""
+    print("fatal: the disk is on fire", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+def gated(app: Any, token: str) -> Any:
+    """``app`` behind a bearer token: 401 for a request without it."""
+    expected = f"Bearer {token}".encode()
+
+    async def gate(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and dict(scope["headers"]).get(b"authorization") != expected:
+            await send({"type": "http.response.start", "status": 401, "headers": [(b"content-type", b"text/plain")]})
+            await send({"type": "http.response.body", "body": b"unauthorized"})
+            return
+        await app(scope, receive, send)
+
+    return gate
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--token")
+    parser.add_argument("--banner", action="store_true")
+    options = parser.parse_args()
+    if options.banner:
+        print("lifecycle server 1.0 starting...", flush=True)
+    if options.port is None:
+        server.run()
+    else:
+        import uvicorn
+
+        app = server.streamable_http_app()
+        uvicorn.run(gated(app, options.token) if options.token else app, port=options.port, log_level="warning")

@@ -1,0 +1,185 @@
+"""Servers behind a streamable-HTTP endpoint (http://...): real servers on loopback ports, clear failures."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import SERVERS, Project, free_port, http_server
+
+LIFECYCLE = str(SERVERS / "lifecycle.py")
+
+
+def test_the_example_server_over_http_matches_its_in_process_snapshots(
+    pytester: pytest.Pytester, example: Path
+) -> None:
+    with http_server("-m", "weather_service.server", env={"PYTHONPATH": str(example / "src")}) as url:
+        result = pytester.runpytest(
+            str(example), "-p", "no:cacheprovider", "-m", "mcp_contract", "--mcp-contract-server", url
+        )
+    result.assert_outcomes(passed=19)  # every snapshot matched the committed files, every check and call passed
+    result.stdout.fnmatch_lines(
+        [
+            f"mcp-contract: server {url} (--mcp-contract-server), scope=session, timeout=30s",
+            "get_weather        matched  passed      3           0         1        0",
+            "schema snapshots: 7 matched",
+        ]
+    )
+
+
+@pytest.fixture
+def plain(project: Project) -> Project:
+    project.tests("def test_plain():\n    pass\n")
+    return project
+
+
+def _listing_failure(project: Project) -> str:
+    """The one line that explains why the suite could not list the tools."""
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    lines = [line for line in result.stdout.lines if line.startswith("could not open")]
+    assert len(lines) == 1, result.stdout.str()
+    return lines[0]
+
+
+def test_nothing_listening_says_to_start_the_server(plain: Project) -> None:
+    port = free_port()
+    plain.configure(f"http://127.0.0.1:{port}/mcp", suite=True)
+    assert _listing_failure(plain) == (
+        f"could not open an MCP session to the HTTP endpoint "
+        f"'http://127.0.0.1:{port}/mcp': ConnectError: All connection attempts failed. Nothing accepts "
+        f"connections at 127.0.0.1:{port}: start the server, or fix the URL's host and port."
+    )
+
+
+def test_a_wrong_path_is_a_404_with_the_path_named(plain: Project) -> None:
+    with http_server(LIFECYCLE, path="/api") as url:
+        plain.configure(url, suite=True)
+        assert _listing_failure(plain).endswith(
+            "The endpoint answered HTTP 404 Not Found: no MCP endpoint at the path '/api'. "
+            "Check the URL's path (an MCPServer serves /mcp by default)."
+        )
+
+
+@pytest.fixture(scope="module")
+def token_server() -> Iterator[str]:
+    with http_server(LIFECYCLE, "--token", "s3cret") as url:
+        yield url
+
+
+def test_a_401_says_how_to_send_credentials(plain: Project, token_server: str) -> None:
+    plain.configure(token_server, suite=True)
+    assert _listing_failure(plain).endswith(
+        "The endpoint answered HTTP 401 Unauthorized: give credentials with ini mcp_contract_headers, "
+        "e.g. Authorization: Bearer ${MCP_TOKEN}"
+    )
+
+
+def test_headers_take_the_token_from_the_environment(
+    plain: Project, token_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LIFECYCLE_TOKEN", "s3cret")
+    plain.configure(token_server, suite=True, mcp_contract_headers="Authorization: Bearer ${LIFECYCLE_TOKEN}")
+    result = plain.run("-m", "mcp_contract", "--snapshot-update")
+    result.assert_outcomes(passed=6, deselected=1)  # schema and checks items of the three tools
+    result.stdout.fnmatch_lines(["3 snapshots generated."])
+    monkeypatch.setenv("LIFECYCLE_TOKEN", "wrong")
+    assert _listing_failure(plain).endswith(
+        "The endpoint answered HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization): "
+        "check the credentials they carry."
+    )
+
+
+def test_headers_naming_an_unset_variable_stop_pytest(plain: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_SUCH_TOKEN", raising=False)
+    plain.configure("http://127.0.0.1:9/mcp", mcp_contract_headers="Authorization: Bearer ${NO_SUCH_TOKEN}")
+    result = plain.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_headers line 1 ('Authorization: Bearer ${NO_SUCH_TOKEN}') uses ${NO_SUCH_TOKEN}, "
+            "which is not set in the environment. Set NO_SUCH_TOKEN before running pytest."
+        ]
+    )
+
+
+def test_a_header_line_without_a_colon_stops_pytest(plain: Project) -> None:
+    plain.configure("http://127.0.0.1:9/mcp", mcp_contract_headers="Authorization Bearer x")
+    result = plain.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_headers line 1 ('Authorization Bearer x') is not 'Name: value'; "
+            "e.g. Authorization: Bearer ${MCP_TOKEN}"
+        ]
+    )
+
+
+def test_a_url_without_a_host_stops_pytest(plain: Project) -> None:
+    plain.configure("http:///mcp")
+    result = plain.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: pytest-mcp-contract cannot load the MCP server 'http:///mcp' (mcp_contract_server in tox.ini): "
+            "'http:///mcp' names no host; write it as http://HOST:PORT/PATH, e.g. http://127.0.0.1:8000/mcp"
+        ]
+    )
+
+
+class _WebPage(http.server.BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        body = b"<html><body>Welcome</body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+def test_a_web_page_is_not_an_mcp_endpoint(plain: Project) -> None:
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _WebPage)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        plain.configure(f"http://127.0.0.1:{site.server_port}/", suite=True)
+        assert _listing_failure(plain).endswith(
+            "JSON-RPC error -32600: Unexpected content type: text/html. The URL does not answer as an MCP "
+            "endpoint: check that it is the server's MCP URL, not a web page."
+        )
+    finally:
+        site.shutdown()
+        site.server_close()
+
+
+def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gone(project: Project) -> None:
+    project.tests(
+        """
+        def test_crash(mcp_contract):
+            mcp_contract.call_tool("die")
+
+        def test_after(mcp_contract):
+            mcp_contract.call_tool("ok")
+        """
+    )
+    with http_server(LIFECYCLE) as url:
+        project.configure(url)
+        result = project.run("-p", "no:randomly")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            f"E       pytest_mcp_contract.SessionError: the connection to the HTTP endpoint '{url}' broke during tool "
+            "'die': RemoteProtocolError: Server disconnected without sending a response. The server may have "
+            "crashed or restarted. Every later call in this run fails the same way; fix the crash, then rerun.",
+            f"E       pytest_mcp_contract.SessionError: the server is gone: the HTTP endpoint '{url}' cannot be "
+            "reached, as the connection broke during tool 'die' (that test failed and shows why). Fix that crash, "
+            "then rerun.",
+        ]
+    )
