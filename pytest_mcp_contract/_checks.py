@@ -27,8 +27,10 @@ def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
     name = tool.name
     schema = tool.output_schema
     if schema is not None:
-        compiled = compile_schema(schema)
-        return [Violation("output-schema-invalid", name, p.message, p.path) for p in compiled.problems]
+        problems = compile_schema(schema).problems
+        if _adapts_schema_to_version(tool):
+            problems = tuple(problem for problem in problems if not problem.wire)
+        return [Violation("output-schema-invalid", name, p.message, p.path) for p in problems]
     facts = registration(server, name) if server is not None else None
     if facts is not None and facts.opt_out == "silent":
         return [
@@ -41,6 +43,12 @@ def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
             )
         ]
     return []
+
+
+def _adapts_schema_to_version(tool: Tool) -> bool:
+    """FastMCP (its tools carry ``_meta.fastmcp``) gives clients on 2025-11-25 an object root and
+    newer ones the schema as written, so the 2025-11-25 root rule seen on a newer session is no defect."""
+    return isinstance(tool.meta, dict) and isinstance(tool.meta.get("fastmcp"), dict)
 
 
 def check_result(
@@ -150,10 +158,12 @@ def _content_mismatch(
     style = facts.content if facts is not None else "mirror"
     if style == "blocks":
         return []  # the tool returns content blocks: they are the message, not a copy of the data
-    if style == "own" and not any(
+    if (style == "own" or schema is None) and not any(
         isinstance(parse(block.text), dict | list) for block in result.content if block.type == "text"
     ):
-        return []  # a hand-built result may speak to the model in prose; if it writes JSON, that must match
+        # A hand-built result may speak to the model in prose; so may any tool with no schema, whose
+        # structured_content promises nothing. If it writes JSON, that must match.
+        return []
     if style == "rendered":
         # The SDK writes the object, not the data; only a default repr is a defect then.
         found = default_repr(result.content)

@@ -6,6 +6,7 @@ Schemas are compiled once and cached; validation never fetches a remote ``$ref``
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
@@ -50,6 +51,9 @@ class SchemaProblem:
 
     message: str
     path: str
+    wire: bool = False
+    """A rule of MCP 2025-11-25's wire format (an object at the root), not of JSON Schema: values can
+    still be validated, and a server that adapts the schema to the client's version is not bound by it."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class CompiledSchema:
     """Validates against the schema as published; its errors point into that schema."""
     is_valid: Callable[[Any], bool] | None = None
     """The quickest yes/no answer for this schema (see ``_fastschema``)."""
+    declared: bool = False
+    """The schema names its draft with ``$schema`` (failures then say which draft judged them)."""
 
 
 def compile_schema(schema: dict[str, Any], *, check_formats: bool = False) -> CompiledSchema:
@@ -136,13 +142,19 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
             pointer(error.absolute_path),
         )
         return CompiledSchema(draft, (problem,), None)
-    problems = [*_reference_problems(schema), *_root_problems(schema)]
+    problems = _reference_problems(schema)
     if problems:
         return CompiledSchema(draft, tuple(problems), None)
     # An empty registry: $refs resolve inside the document (and the bundled metaschemas), never remotely.
     format_checker = asserting_formats() if check_formats else None
     validator = cls(schema, registry=referencing.Registry(), format_checker=format_checker)
-    return CompiledSchema(draft, (), validator, _quickest_check(schema, cls, validator, check_formats))
+    return CompiledSchema(
+        draft,
+        tuple(_root_problems(schema)),
+        validator,
+        _quickest_check(schema, cls, validator, check_formats),
+        declared="$schema" in schema,
+    )
 
 
 def _quickest_check(
@@ -223,6 +235,7 @@ def _root_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
             f'the root must say "type": "object", but it has {said}: MCP 2025-11-25 requires an object '
             "there, and clients on that version reject the whole tool listing",
             "",
+            wire=True,
         )
     ]
 
@@ -242,19 +255,35 @@ def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceErr
     sys.set_int_max_str_digits(0)
     try:
         errors = sorted(islice(validator.iter_errors(instance), 50), key=relevance)
+        # A schema that names its own draft is judged by it: say so, since drafts disagree (prefixItems).
+        draft = f"; {compiled.draft}, as its $schema says" if compiled.declared else ""
         reported = []
         for error in errors[:MAX_ERRORS]:
             found: ValidationError = best_match([error]) or error
             schema_path = pointer(found.absolute_schema_path)
             reported.append(
                 InstanceError(
-                    f"{_short_message(found)} (schema keyword {found.validator!r} at {schema_path})",
-                    pointer(found.absolute_path),
+                    f"{_short_message(found)} (schema keyword {found.validator!r} at {schema_path}{draft})",
+                    pointer((*found.absolute_path, *_extra_key(found))),
                 )
             )
         return reported
     finally:
         sys.set_int_max_str_digits(limit)
+
+
+def _extra_key(error: ValidationError) -> tuple[str, ...]:
+    """The one key ``additionalProperties: false`` refused, so the pointer names it, not its object."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return ()
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    patterns = [pattern for pattern in schema.get("patternProperties", {}) if isinstance(pattern, str)]
+    extra = [
+        key
+        for key in error.instance
+        if key not in schema.get("properties", {}) and not any(re.search(pattern, key) for pattern in patterns)
+    ]
+    return (extra[0],) if len(extra) == 1 else ()
 
 
 def _short_message(error: ValidationError) -> str:

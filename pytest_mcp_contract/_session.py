@@ -66,11 +66,23 @@ class Connection(Protocol):
 
 def is_server(candidate: object) -> bool:
     """Whether ``candidate`` is a server the plugin can connect to: in process, a command or a URL."""
-    return isinstance(candidate, MCPServer | Server | StdioTarget | HttpTarget)
+    return isinstance(candidate, MCPServer | Server | StdioTarget | HttpTarget) or _is_fastmcp(type(candidate))
 
 
 def is_server_class(candidate: type) -> bool:
-    return issubclass(candidate, MCPServer | Server)
+    return issubclass(candidate, MCPServer | Server) or _is_fastmcp(candidate)
+
+
+def _is_fastmcp(kind: type) -> bool:
+    # FastMCP is a package of its own, not a dependency: recognised by name, never imported.
+    return any(cls.__module__.partition(".")[0] == "fastmcp" and cls.__name__ == "FastMCP" for cls in kind.__mro__)
+
+
+def connectable(server: object) -> object:
+    """What ``mcp.Client`` connects to in process: a FastMCP server's own low-level server (a
+    ``mcp.server.Server``), since the client does not take a FastMCP object; else the server itself."""
+    inner = getattr(server, "_mcp_server", None) if _is_fastmcp(type(server)) else None
+    return inner if isinstance(inner, Server) else server
 
 
 def server_name(server: object) -> str:
@@ -129,7 +141,7 @@ class ContractSession:
         else:
             # cache=None: a contract check must see the server's listing, never a cached one.
             # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
-            client = Client(self.server, cache=None, raise_exceptions=True)  # type: ignore[arg-type]
+            client = Client(connectable(self.server), cache=None, raise_exceptions=True)  # type: ignore[arg-type]
         connection = AsyncExitStack()
         try:
             self._client = await connection.enter_async_context(client)

@@ -69,13 +69,13 @@ def load_target(
         if is_server(made):
             return made
         raise TargetError(
-            f"{attribute}() from {module_part} returned {_describe(made)}, not an MCPServer or a low-level "
-            "mcp.server.Server. Make it return the server object."
+            f"{attribute}() from {module_part} returned {_describe(made)}, not an MCPServer, a low-level "
+            "mcp.server.Server or a FastMCP server. Make it return the server object."
         )
     what = f"the class {found.__qualname__}" if isinstance(found, type) else _describe(found)
     raise TargetError(
-        f"{attribute} in {module_part} is {what}, not an MCPServer, a low-level mcp.server.Server "
-        f"or a zero-argument callable returning one.{_servers_in(module)}"
+        f"{attribute} in {module_part} is {what}, not an MCPServer, a low-level mcp.server.Server, a FastMCP "
+        f"server or a zero-argument callable returning one.{_servers_in(module)}"
     )
 
 

@@ -61,7 +61,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="TARGET",
         default=None,
         help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr' (relative to the current "
-        "directory), naming an MCPServer, a low-level Server, or a zero-argument callable returning one; or "
+        "directory), naming an MCPServer, a low-level Server, a FastMCP server, or a zero-argument callable "
+        "returning one; or "
         "'stdio:COMMAND ARGS...' to start a server and speak MCP over its stdin/stdout; or an "
         "'http://HOST:PORT/PATH' (or https) streamable-HTTP endpoint. Overrides ini mcp_contract_server.",
     )
@@ -455,6 +456,7 @@ def _check_server(server: object) -> None:
     if not is_server(server):
         pytest.fail(
             f"the mcp_contract_server fixture returned a {type(server).__qualname__}; it must return an "
-            "MCPServer or a low-level mcp.server.Server object",
+            "MCPServer, a low-level mcp.server.Server or a FastMCP server object (a server started as a command "
+            "or behind a URL is set with ini mcp_contract_server or the mcp_contract_server marker)",
             pytrace=False,
         )

@@ -221,7 +221,7 @@ def test_server_fixture_returning_the_wrong_thing(project: Project) -> None:
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(
         [
-            "*the mcp_contract_server fixture returned a str; it must return an MCPServer or a low-level mcp.server.Server object*"
+            "*the mcp_contract_server fixture returned a str; it must return an MCPServer, a low-level mcp.server.Server or a FastMCP server object (a server started as a command or behind a URL is set with ini mcp_contract_server or the mcp_contract_server marker)*"
         ]
     )
 

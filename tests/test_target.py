@@ -155,8 +155,8 @@ def test_wrong_type(project: Project, pytester: pytest.Pytester) -> None:
     project.configure("not_a_server.py:server")
     text = _usage_error(project.run())
     assert (
-        "server in not_a_server.py is a dict, not an MCPServer, a low-level mcp.server.Server or a "
-        "zero-argument callable returning one." in text
+        "server in not_a_server.py is a dict, not an MCPServer, a low-level mcp.server.Server, a FastMCP "
+        "server or a zero-argument callable returning one." in text
     )
 
 
@@ -175,8 +175,8 @@ mcp = MCPServer("weather")
     project.configure("models.py:Weather")
     text = _usage_error(project.run())
     assert (
-        "Weather in models.py is the class Weather, not an MCPServer, a low-level mcp.server.Server or a "
-        "zero-argument callable returning one. Servers found in it: mcp." in text
+        "Weather in models.py is the class Weather, not an MCPServer, a low-level mcp.server.Server, a "
+        "FastMCP server or a zero-argument callable returning one. Servers found in it: mcp." in text
     )
 
 
@@ -213,7 +213,10 @@ def test_factory_returning_the_wrong_thing(project: Project, pytester: pytest.Py
     pytester.makepyfile(odd_factory="def make():\n    return 42\n")
     project.configure("odd_factory.py:make")
     text = _usage_error(project.run())
-    assert "make() from odd_factory.py returned an int, not an MCPServer or a low-level mcp.server.Server." in text
+    assert (
+        "make() from odd_factory.py returned an int, not an MCPServer, a low-level mcp.server.Server or a "
+        "FastMCP server." in text
+    )
 
 
 def test_missing_file(project: Project) -> None:

@@ -155,8 +155,8 @@ def test_a_key_the_published_schema_forbids_is_caught(typescript: Project) -> No
     result.stdout.fnmatch_lines(
         [
             'E       pytest_mcp_contract.ContractViolationError: tool \'station_info\' called with {"city": "Oslo"} broke its contract (1 violation):',
-            "E       [[]structured-invalid[]] at (root)",
-            "E         Additional properties are not allowed ('internal_id' was unexpected) (schema keyword 'additionalProperties' at /additionalProperties)",
+            "E       [[]structured-invalid[]] at /internal_id",
+            "E         Additional properties are not allowed ('internal_id' was unexpected) (schema keyword 'additionalProperties' at /additionalProperties; Draft 7, as its $schema says)",
             "E       Next step:",
             "E       - structured-invalid: Make the tool return data that matches its output_schema*",
         ]
