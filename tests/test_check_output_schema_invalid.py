@@ -167,3 +167,22 @@ def test_schemas_are_compiled_once() -> None:
     assert compile_schema(schema) is compile_schema(schema)
     assert compile_schema(dict(schema)) is compile_schema(schema)  # same content, new object
     assert compile_schema(schema, check_formats=True) is not compile_schema(schema)
+
+
+def test_a_root_without_an_object_type_still_has_its_values_validated() -> None:
+    tool = make_tool({"properties": {"n": {"type": "integer"}}, "required": ["n"]})
+    assert [(v.check, v.path) for v in check_tool(tool)] == [("output-schema-invalid", "")]
+    # The wire rule does not stop validation: a bad value is still named.
+    assert [(v.check, v.path) for v in check_result(tool, make_result({"n": "x"}, '{"n": "x"}'))] == [
+        ("structured-invalid", "/n")
+    ]
+
+
+def test_a_fastmcp_tool_is_not_held_to_the_2025_root_rule() -> None:
+    # FastMCP gives clients on 2025-11-25 an object root and newer ones the schema as written.
+    tool = make_tool({"properties": {"n": {"type": "integer"}}, "required": ["n"]})
+    fastmcp_tool = tool.model_copy(update={"meta": {"fastmcp": {"tags": []}}})
+    assert check_tool(fastmcp_tool) == []
+    # Every other problem still counts for it.
+    broken = make_tool({"type": "object", "properties": {"n": {"$ref": "#/$defs/Missing"}}})
+    assert [v.path for v in check_tool(broken.model_copy(update={"meta": {"fastmcp": {}}}))] == ["/properties/n/$ref"]

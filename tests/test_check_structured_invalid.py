@@ -155,3 +155,22 @@ def test_asserted_formats(schema_format: str, good: str, bad: str) -> None:
 def test_unknown_formats_stay_annotations() -> None:
     tool = make_tool({"type": "object", "properties": {"v": {"type": "string", "format": "binary"}}})
     assert check_result(tool, make_result({"v": "\u0000ab"}, '{"v": "\\u0000ab"}'), check_formats=True) == []
+
+
+def test_a_declared_draft_is_the_one_that_judges_and_the_failure_names_it() -> None:
+    items = {"properties": {"pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}}}
+    value = {"pair": ["a", 1]}
+    draft7 = make_tool({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", **items})
+    # Draft 7 has no prefixItems: a server declaring it promised nothing about the pair's items.
+    assert check_result(draft7, make_result(value, '{"pair": ["a", 1]}')) == []
+    bad = {"pair": "ab"}
+    [violation] = check_result(draft7, make_result(bad, '{"pair": "ab"}'))
+    assert violation.message == (
+        "'ab' is not of type 'array' (schema keyword 'type' at /properties/pair/type; Draft 7, as its $schema says)"
+    )
+    # Without $schema, MCP's default (2020-12) applies, and says nothing about the draft.
+    violations = check_result(make_tool({"type": "object", **items}), make_result(value, '{"pair": ["a", 1]}'))
+    assert [(violation.path, violation.message) for violation in violations] == [
+        ("/pair/0", "'a' is not of type 'integer' (schema keyword 'type' at /properties/pair/prefixItems/0/type)"),
+        ("/pair/1", "1 is not of type 'string' (schema keyword 'type' at /properties/pair/prefixItems/1/type)"),
+    ]
