@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 
 import anyio
 
+from pytest_mcp_contract import _reaper
+
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
 
@@ -81,11 +83,19 @@ class StdioConnection:
             command=target.command, args=target.args, env={**os.environ, **target.env}, cwd=target.cwd
         )
         manager = stdio_client(parameters, errlog=self.errlog)
-        async with manager as streams:
-            # The SDK keeps its process object to itself; its exit code is worth a look in the frame.
-            frame = getattr(getattr(manager, "gen", None), "ag_frame", None)
-            self.process = frame.f_locals.get("process") if frame is not None else None
-            yield streams
+        pid = None
+        try:
+            async with manager as streams:
+                # The SDK keeps its process object to itself; its pid and exit code are worth a look in the frame.
+                frame = getattr(getattr(manager, "gen", None), "ag_frame", None)
+                self.process = frame.f_locals.get("process") if frame is not None else None
+                pid = getattr(self.process, "pid", None)
+                if pid is not None:
+                    _reaper.started(pid)
+                yield streams
+        finally:
+            if pid is not None:
+                _reaper.closed(pid)
 
     async def hint(self, error: BaseException | None) -> str:
         """How the server ended, when it closed the connection."""

@@ -7,13 +7,16 @@ imported until a server is configured or a fixture is used.
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections import Counter
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
+from pytest_mcp_contract import _reaper
 from pytest_mcp_contract._expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
@@ -40,6 +43,9 @@ MARKED_SERVER: Final = pytest.StashKey[object]()
 MARKED_SERVERS: Final = pytest.StashKey[dict[str, object]]()
 """Per test, the server its ``mcp_contract_server`` marker names; per run, each such target loaded once."""
 LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
+SERVER_RECORDS: Final = pytest.StashKey[Path]()
+RECORDS: Final = "mcp_contract_server_records"
+"""The workerinput key of that folder (see ``_reaper``)."""
 STDERR_MARKS: Final = pytest.StashKey["dict[McpContract, int]"]()
 """Where each server's stderr stood when a test began: what follows is that test's share."""
 """The configured server's tools for the generated suite, or why they could not be listed."""
@@ -179,6 +185,9 @@ def pytest_configure(config: pytest.Config) -> None:
             "Drop -p no:syrupy, or switch the generated suite off with: -o mcp_contract_suite=false"
         )
     config.stash[SETTINGS] = settings
+    workerinput = getattr(config, "workerinput", {})
+    if RECORDS in workerinput:  # an xdist worker: record started servers where the controller looks
+        _reaper.record_in(Path(workerinput[RECORDS]))
     config.pluginmanager.register(ReportPlugin(settings), "mcp_contract_report")
     config.stash[CURRENT_ITEM] = None
     config.stash[POOL] = SessionPool(settings, referee=lambda *call: _judge_call(config, *call))
@@ -342,10 +351,25 @@ class CallCounts:
     allowed: Counter[str] = field(default_factory=Counter)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist, on the controller: give each worker the folder where it records the servers it starts."""
+    folder = node.config.stash.get(SERVER_RECORDS, None)
+    if folder is None:
+        folder = node.config.stash[SERVER_RECORDS] = Path(tempfile.mkdtemp(prefix="mcp-contract-servers-"))
+    node.workerinput[RECORDS] = str(folder)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     pool = config.stash.get(POOL, None)
     if pool is not None:
         pool.close_all()
+    # What a closed session left behind (a server's helper, a session Ctrl-C cut short), and on the
+    # xdist controller, what workers recorded and never closed (a worker that died).
+    _reaper.end_all()
+    records = config.stash.get(SERVER_RECORDS, None)
+    if records is not None:
+        _reaper.end_recorded(records)
     # Only if loaded: importing it would import syrupy into runs that never touched a snapshot.
     snapshots = sys.modules.get("pytest_mcp_contract._snapshots")
     if snapshots is not None:

@@ -84,8 +84,8 @@ def test_headers_take_the_token_from_the_environment(
     monkeypatch.setenv("LIFECYCLE_TOKEN", "s3cret")
     plain.configure(token_server, suite=True, mcp_contract_headers="Authorization: Bearer ${LIFECYCLE_TOKEN}")
     result = plain.run("-m", "mcp_contract", "--snapshot-update")
-    result.assert_outcomes(passed=6, deselected=1)  # schema and checks items of the three tools
-    result.stdout.fnmatch_lines(["3 snapshots generated."])
+    result.assert_outcomes(passed=8, deselected=1)  # schema and checks items of the four tools
+    result.stdout.fnmatch_lines(["4 snapshots generated."])
     monkeypatch.setenv("LIFECYCLE_TOKEN", "wrong")
     assert _listing_failure(plain).endswith(
         "The endpoint answered HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization): "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from typing import Any
 
@@ -30,6 +31,13 @@ def chatty() -> int:
     """Writes to stderr and answers; its stderr belongs under a test that fails."""
     print("chatty: looking things up", file=sys.stderr, flush=True)
     return 2
+
+
+@server.tool()
+def spawn() -> list[int]:
+    """Starts a helper process in the server's group, as servers do; returns both pids."""
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    return [os.getpid(), helper.pid]
 
 
 @server.tool()

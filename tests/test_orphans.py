@@ -1,0 +1,104 @@
+"""No process a server started outlives the run: after a normal end, Ctrl-C, a failing fixture, a dead xdist worker.
+
+The lifecycle server's ``spawn`` tool starts a helper process in the server's own process group and
+returns both pids; each test writes them to a file before the run is cut short.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SERVERS, Project
+
+LIFECYCLE = f"stdio:{sys.executable} {SERVERS / 'lifecycle.py'}"
+
+SPAWN = """
+import json, os, pathlib
+
+def spawn(mcp_contract):
+    pids = mcp_contract.call_tool("spawn").structured_content["result"]
+    pathlib.Path("pids.json").write_text(json.dumps(pids))
+    return pids
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether a process is alive (a zombie waiting to be reaped is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _left_running(project: Project) -> list[int]:
+    pids = json.loads((project.pytester.path / "pids.json").read_text())
+    assert len(pids) == 2
+    deadline = time.monotonic() + 5  # a SIGTERM takes a moment to land
+    while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if _running(pid)]
+
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups are POSIX; Windows uses job objects")
+
+
+@pytest.fixture
+def lifecycle(project: Project) -> Project:
+    project.configure(LIFECYCLE)
+    return project
+
+
+def test_a_helper_the_server_started_ends_with_the_run(lifecycle: Project) -> None:
+    lifecycle.tests(SPAWN + "\ndef test_spawn(mcp_contract):\n    spawn(mcp_contract)\n")
+    lifecycle.run().assert_outcomes(passed=1)
+    assert _left_running(lifecycle) == []
+
+
+def test_a_failing_fixture_leaves_nothing_running(lifecycle: Project) -> None:
+    lifecycle.tests(
+        SPAWN
+        + """
+import pytest
+
+@pytest.fixture
+def broken(mcp_contract):
+    spawn(mcp_contract)
+    raise RuntimeError("the fixture fails after the server started a helper")
+
+def test_uses_it(broken):
+    pass
+"""
+    )
+    lifecycle.run().assert_outcomes(errors=1)
+    assert _left_running(lifecycle) == []
+
+
+def test_ctrl_c_leaves_nothing_running(lifecycle: Project) -> None:
+    lifecycle.tests(
+        SPAWN + "\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract)\n    time.sleep(60)\n"
+    )
+    process = lifecycle.pytester.popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], stdout=sys.stdout, stderr=sys.stderr
+    )
+    pids = lifecycle.pytester.path / "pids.json"
+    deadline = time.monotonic() + 60
+    while not pids.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)  # into the test's sleep
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
+    assert _left_running(lifecycle) == []
+
+
+def test_an_xdist_worker_that_dies_leaves_nothing_running(lifecycle: Project) -> None:
+    lifecycle.tests(SPAWN + "\nimport os\n\ndef test_dies(mcp_contract):\n    spawn(mcp_contract)\n    os._exit(1)\n")
+    result = lifecycle.run("-n", "1")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*worker 'gw0' crashed while running 'test_contract.py::test_dies'*"])
+    assert _left_running(lifecycle) == []
