@@ -27,9 +27,10 @@ T = TypeVar("T")
 class AsyncMcpContract:
     """The ``mcp_contract_async`` fixture: :class:`~pytest_mcp_contract.McpContract` with awaitable calls."""
 
-    def __init__(self, session: ContractSession, task_group: anyio.abc.TaskGroup) -> None:
+    def __init__(self, session: ContractSession, task_group: anyio.abc.TaskGroup, host: _Host) -> None:
         self._session = session
         self._task_group = task_group
+        self._host = host
 
     @property
     def server(self) -> object:
@@ -63,7 +64,7 @@ class AsyncMcpContract:
         limit = self._session.timeout if timeout is None else timeout
         try:
             answer = await self._abandon_after(
-                self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit)
+                self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit), f"tool {name!r}"
             )
         except MCPError as error:
             self._session.refused(name, args, error, expect_error=expect_error)
@@ -74,15 +75,21 @@ class AsyncMcpContract:
         return self._session.check(name, result, expect_error=expect_error)
 
     async def _abandon_after(
-        self, awaitable: Awaitable[T], timeout: float, on_timeout: Callable[[], BaseException]
+        self, awaitable: Awaitable[T], timeout: float, on_timeout: Callable[[], BaseException], label: str
     ) -> T:
-        """Await in a child task, and stop waiting at the deadline even if it cannot be cancelled."""
+        """Await in a child task, and stop waiting at the deadline even if it cannot be cancelled,
+        or when the connection breaks under it."""
         __tracebackhide__ = True
+        if self._host.broken is not None:
+            awaitable.close()  # type: ignore[attr-defined]
+            raise self._session.lost(None, self._host.broken)
         outcome: list[Any] = []
         finished = anyio.Event()
+        self._host.waiting.add(finished)
         job_scope = anyio.CancelScope()
 
         async def job() -> None:
+            __tracebackhide__ = True
             try:
                 with job_scope:
                     outcome.append((True, await awaitable))
@@ -94,8 +101,14 @@ class AsyncMcpContract:
                 finished.set()
 
         self._task_group.start_soon(job)
-        with anyio.move_on_after(timeout):
-            await finished.wait()
+        try:
+            with anyio.move_on_after(timeout):
+                await finished.wait()
+        finally:
+            self._host.waiting.discard(finished)
+        if self._host.broken is not None and not (outcome and outcome[0][0]):
+            job_scope.cancel()
+            raise self._session.lost(label, self._host.broken)
         if not outcome:
             job_scope.cancel()
             raise on_timeout()
@@ -103,6 +116,38 @@ class AsyncMcpContract:
         if not ok:
             raise value
         return value  # type: ignore[no-any-return]
+
+
+class _Host:
+    """The task that owns the client: anyio needs it entered and exited in one task, and a transport
+    that breaks (a server behind a URL that died) then ends this task, not the test's."""
+
+    def __init__(self, session: ContractSession) -> None:
+        self.session = session
+        self.opened = anyio.Event()
+        self.stop = anyio.Event()
+        self.error: BaseException | None = None
+        """Why opening failed."""
+        self.broken: BaseException | None = None
+        """Why the connection broke once open."""
+        self.waiting: set[anyio.Event] = set()
+        """Calls in flight, woken if the connection breaks."""
+
+    async def run(self) -> None:
+        try:
+            async with AsyncExitStack() as stack:
+                await self.session.enter(stack)
+                self.opened.set()
+                await self.stop.wait()
+        except Exception as error:
+            if self.opened.is_set():
+                self.broken = error
+            else:
+                self.error = error
+        finally:
+            self.opened.set()
+            for event in self.waiting:
+                event.set()
 
 
 @asynccontextmanager
@@ -117,22 +162,19 @@ async def open_async_contract(
     """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
     session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
     opening = timeout if startup_timeout is None else startup_timeout
-    opened = anyio.Event()
-    # The watchdog's scope must enclose the client: anyio scopes nest strictly within a task.
+    host = _Host(session)
     async with anyio.create_task_group() as outer:
-
-        async def watchdog() -> None:
-            with anyio.move_on_after(opening):
-                await opened.wait()
-                return
+        outer.start_soon(host.run)
+        with anyio.move_on_after(opening):
+            await host.opened.wait()
+        if not host.opened.is_set():
             outer.cancel_scope.cancel()
-
-        outer.start_soon(watchdog)
-        async with AsyncExitStack() as stack:
-            await session.enter(stack)
-            opened.set()
+            raise session.opening_timed_out(opening)
+        if host.error is not None:
+            raise host.error
+        try:
             async with anyio.create_task_group() as jobs:
-                yield AsyncMcpContract(session, jobs)
+                yield AsyncMcpContract(session, jobs, host)
                 jobs.cancel_scope.cancel()
-    if not opened.is_set():
-        raise session.opening_timed_out(opening)
+        finally:
+            host.stop.set()

@@ -32,7 +32,7 @@ Referee = Callable[[str, str, "Answer | None", list[Violation]], list[Violation]
 """Sees every checked call (server name, tool name, the answer or ``None`` for a JSON-RPC error,
 the violations found) and returns those that fail it: markers and the allow list excuse the others."""
 
-_LATER_CALLS: Final = "Every later call in this run fails the same way; fix the crash, then rerun."
+_LATER_CALLS: Final = "Later calls on this session fail the same way; fix the crash, then rerun."
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""

@@ -177,9 +177,38 @@ def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gon
         [
             f"E       pytest_mcp_contract.SessionError: the connection to the HTTP endpoint '{url}' broke during tool "
             "'die': RemoteProtocolError: Server disconnected without sending a response. The server may have "
-            "crashed or restarted. Every later call in this run fails the same way; fix the crash, then rerun.",
+            "crashed or restarted. Later calls on this session fail the same way; fix the crash, then rerun.",
             f"E       pytest_mcp_contract.SessionError: the server is gone: the HTTP endpoint '{url}' cannot be "
             "reached, as the connection broke during tool 'die' (that test failed and shows why). Fix that crash, "
             "then rerun.",
+        ]
+    )
+
+
+def test_the_async_fixture_names_the_tool_when_the_server_dies_mid_call(project: Project) -> None:
+    project.tests(
+        """
+        import pytest
+
+        pytestmark = pytest.mark.anyio
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+
+        async def test_crash(mcp_contract_async):
+            assert (await mcp_contract_async.call_tool("ok")).structured_content == {"result": 1}
+            await mcp_contract_async.call_tool("die")
+        """
+    )
+    with http_server(LIFECYCLE) as url:
+        project.configure(url)
+        result = project.run()
+    result.assert_outcomes(failed=1)  # no teardown error, no cancellation leaking into the test
+    result.stdout.fnmatch_lines(
+        [
+            f"E       pytest_mcp_contract.SessionError: the HTTP endpoint '{url}' closed the connection during "
+            "tools/call 'die': the tool crashed or killed the server. Later calls on this session fail the same "
+            "way; fix the crash, then rerun.",
         ]
     )

@@ -183,8 +183,8 @@ def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gon
     result.stdout.fnmatch_lines(
         [
             f"E       pytest_mcp_contract.SessionError: the stdio server '{LIFECYCLE}' closed the connection during "
-            "tools/call 'die': the tool crashed or killed the server. The server process exited with code 3. Every "
-            "later call in this run fails the same way; fix the crash, then rerun.",
+            "tools/call 'die': the tool crashed or killed the server. The server process exited with code 3. Later "
+            "calls on this session fail the same way; fix the crash, then rerun.",
             "E       The server's stderr ends with:",
             "E           fatal: the disk is on fire",
             f"E       pytest_mcp_contract.SessionError: the server is gone: the stdio server '{LIFECYCLE}' cannot be "
