@@ -1,12 +1,15 @@
 """Per-call overhead of ``mcp_contract.call_tool`` against the SDK's own ``Client.call_tool``.
 
-Run it with ``python benchmarks/overhead.py`` (add ``--rounds N`` for a longer run). It starts
-pytest on this file; the one test below times, in the same process and interleaved round by
-round, two ways of calling the same in-process ``MCPServer``:
+Run it with ``python benchmarks/overhead.py`` (add ``--rounds N`` for a longer run, ``--transport
+inprocess`` or ``stdio`` for one of the two). It starts pytest on this file once per transport;
+the one test below times, in the same process and interleaved round by round, two ways of calling
+the same ``MCPServer``, in process or started as a command (this file with ``--serve``) over stdio:
 
 * ``sdk``: ``await client.call_tool(...)`` in a loop inside one task (the SDK validates each
   result against the output schema itself); the loop is entered once per batch;
 * ``contract``: ``mcp_contract.call_tool(...)`` from a plain sync test, every result checked.
+
+Over stdio each side has a server process of its own.
 
 Workloads: 1,000 calls of a ``BaseModel`` tool and 100 calls of a ``list[Model]`` tool returning
 500 items. The ratio printed is contract time / SDK time (medians over rounds); target <= 1.10.
@@ -18,6 +21,7 @@ import asyncio
 import functools
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Coroutine
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 from mcp.server import MCPServer
 from pydantic import BaseModel
 
@@ -81,7 +86,10 @@ class SdkHost:
         self.loop.run_until_complete(self.ready)
 
     async def main(self) -> None:
-        async with Client(server, cache=None) as client:
+        target: Any = server
+        if TRANSPORT == "stdio":
+            target = StdioServerParameters(command=sys.executable, args=[__file__, "--serve"])
+        async with Client(target, cache=None) as client:
             self.ready.set_result(None)
             while True:
                 job, done = await self.jobs.get()
@@ -112,6 +120,7 @@ def contract_batch(contract: McpContract, name: str, arguments: dict[str, Any], 
 
 # Read from the environment: pytest imports this file again as a module, apart from __main__.
 ROUNDS = int(os.environ.get("MCP_CONTRACT_BENCH_ROUNDS", "7"))
+TRANSPORT = os.environ.get("MCP_CONTRACT_BENCH_TRANSPORT", "inprocess")
 
 
 def test_overhead(mcp_contract: McpContract) -> None:
@@ -135,30 +144,45 @@ def test_overhead(mcp_contract: McpContract) -> None:
                     times.setdefault((label, side), []).append((time.perf_counter() - start) / count)
     finally:
         sdk.close()
-    print(f"\n{'workload':26} {'sdk us/call':>12} {'contract us/call':>17} {'ratio':>7}")
+    print(f"\n{TRANSPORT}: {'workload':26} {'sdk us/call':>12} {'contract us/call':>17} {'ratio':>7}")
     for label in WORKLOADS:
         base = statistics.median(times[(label, "sdk")]) * 1e6
         ours = statistics.median(times[(label, "contract")]) * 1e6
-        print(f"{label:26} {base:12.1f} {ours:17.1f} {ours / base:7.3f}")
+        print(f"{TRANSPORT}: {label:26} {base:12.1f} {ours:17.1f} {ours / base:7.3f}")
+
+
+def _run(transport: str) -> int:
+    os.environ["MCP_CONTRACT_BENCH_TRANSPORT"] = transport
+    target = f"{__file__}:server" if transport == "inprocess" else f"stdio:{sys.executable} {__file__} --serve"
+    return pytest.main(
+        [
+            __file__,
+            "-q",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "python_files=overhead.py",
+            f"--mcp-contract-server={target}",
+            # mcp (and so anyio, a pytest plugin) is imported above, before pytest starts
+            "-W",
+            "ignore::pytest.PytestAssertRewriteWarning",
+        ]
+    )
 
 
 if __name__ == "__main__":
+    if "--serve" in sys.argv:
+        server.run()
+        sys.exit()
     if "--rounds" in sys.argv:
         os.environ["MCP_CONTRACT_BENCH_ROUNDS"] = sys.argv[sys.argv.index("--rounds") + 1]
+    if "--transport" in sys.argv:
+        sys.exit(_run(sys.argv[sys.argv.index("--transport") + 1]))
+    # One fresh interpreter per transport: pytest would import this file only once.
     sys.exit(
-        pytest.main(
-            [
-                __file__,
-                "-q",
-                "-s",
-                "-p",
-                "no:cacheprovider",
-                "-o",
-                "python_files=overhead.py",
-                f"--mcp-contract-server={__file__}:server",
-                # mcp (and so anyio, a pytest plugin) is imported above, before pytest starts
-                "-W",
-                "ignore::pytest.PytestAssertRewriteWarning",
-            ]
+        max(
+            subprocess.run([sys.executable, *sys.argv, "--transport", transport], check=False).returncode
+            for transport in ("inprocess", "stdio")
         )
     )

@@ -10,10 +10,13 @@ round by round, pytest runs in fresh processes of this interpreter:
   with no checks, no classified diff and no report;
 * ``suite``: the plugin's generated suite, ``pytest -m mcp_contract`` (a snapshot item and a
   checks item per tool, through syrupy);
-* ``suite -n 2``: the same under pytest-xdist with two workers.
+* ``suite -n 2``: the same under pytest-xdist with two workers;
+* ``suite stdio``: the same suite with the server started as a command
+  (``stdio:python server.py``), the same snapshots.
 
 Both start pytest with the plugin installed, so interpreter and SDK start-up are in both; the
-ratio printed is suite time / hand-rolled time (medians over rounds).
+ratio printed is suite time / hand-rolled time (medians over rounds); the last column compares the
+stdio run with the in-process suite.
 """
 
 from __future__ import annotations
@@ -69,6 +72,9 @@ def _register(index: int) -> None:
 
 for _index in range(TOOLS):
     _register(_index)
+
+if __name__ == "__main__":
+    mcp.run()
 """
 
 HAND_ROLLED = """
@@ -134,6 +140,7 @@ def main() -> None:
             "hand-rolled": ("test_hand_rolled.py",),
             "suite": ("-m", "mcp_contract"),
             "suite -n 2": ("-m", "mcp_contract", "-n", "2"),
+            "suite stdio": ("-m", "mcp_contract", f"--mcp-contract-server=stdio:{sys.executable} server.py"),
         }
         # Record both kinds of snapshot once; every timed run then compares against them.
         _pytest(folder, "test_hand_rolled.py")
@@ -149,10 +156,11 @@ def main() -> None:
         shutil.rmtree(folder)
     base = statistics.median(times["hand-rolled"])
     print(f"{options.tools} tools, {options.rounds} rounds, median wall time per pytest run")
-    print(f"{'run':14} {'seconds':>8} {'ratio':>7}")
+    suite = statistics.median(times["suite"])
+    print(f"{'run':14} {'seconds':>8} {'ratio':>7} {'/ suite':>8}")
     for label, samples in times.items():
         median = statistics.median(samples)
-        print(f"{label:14} {median:8.3f} {median / base:7.3f}")
+        print(f"{label:14} {median:8.3f} {median / base:7.3f} {median / suite:8.3f}")
 
 
 if __name__ == "__main__":
