@@ -20,9 +20,9 @@ CheckId = Literal[
 
 CHECKS: Final[Mapping[CheckId, str]] = {
     "output-schema-invalid": (
-        "Fix the output_schema: with MCPServer it comes from the return annotation "
-        "(look at Field(json_schema_extra=...), WithJsonSchema and custom schemas); "
-        "a hand-written one must be valid Draft 2020-12 with an object at the root."
+        "Fix the output_schema: it must be valid JSON Schema (Draft 2020-12 unless its $schema names "
+        "another), with $refs that resolve inside it and an object at the root. With MCPServer it comes "
+        "from the return annotation (look at Field(json_schema_extra=...), WithJsonSchema and custom schemas)."
     ),
     "silent-opt-out": (
         "Return a type the SDK can describe (a BaseModel, TypedDict, dataclass or annotated class), "
@@ -35,12 +35,12 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "(MCPServer does this for you unless a hand-built CallToolResult leaves it out)."
     ),
     "structured-invalid": (
-        "Make the tool return data that matches its output_schema, or change the return annotation "
-        "(and so the schema) to what the tool really returns."
+        "Make the tool return data that matches its output_schema, or change the schema (with MCPServer, "
+        "the return annotation) to what the tool really returns."
     ),
     "content-mismatch": (
-        "Make content carry the same data as structured_content: MCPServer writes it for you from the "
-        "returned value; a hand-built result should add a text block with the JSON of structured_content."
+        "Make content carry the same data as structured_content, e.g. a text block with its JSON "
+        "(MCPServer writes that for you from the returned value; a hand-built result must add it)."
     ),
     "tool-error": (
         "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test "

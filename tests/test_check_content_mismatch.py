@@ -35,7 +35,7 @@ def test_failure_output_gives_block_index_and_both_values(project: Project) -> N
             "E       [content-mismatch] at /n",
             "E         text block 0 (JSON) has 2 at /n where structured_content has 1",
             "E       Next step:",
-            "E       - content-mismatch: Make content carry the same data as structured_content: *",
+            "E       - content-mismatch: Make content carry the same data as structured_content, e.g. a text block with its JSON *",
         ]
     )
     result.stdout.fnmatch_lines(
