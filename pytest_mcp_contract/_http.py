@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
@@ -67,15 +67,19 @@ class HttpConnection:
 
     @asynccontextmanager
     async def transport(self) -> AsyncIterator[TransportStreams]:
+        import httpx2  # the SDK's HTTP stack: its streamable_http_client takes an httpx2.AsyncClient
         from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
 
-        async def remember(response: Any) -> None:
+        async def remember(response: httpx2.Response) -> None:
             if response.status_code >= 400:
                 self.status = (response.status_code, response.reason_phrase)
 
-        client = create_mcp_http_client(headers=self.target.headers or None)
-        client.event_hooks["response"].append(remember)
+        client = httpx2.AsyncClient(
+            headers=self.target.headers,
+            # The SDK's own defaults: a server may hold a response stream open for long.
+            timeout=httpx2.Timeout(30.0, read=300.0),
+            event_hooks={"response": [remember]},
+        )
         async with client, streamable_http_client(self.target.spec, http_client=client) as streams:
             yield streams
 

@@ -194,7 +194,7 @@ class ContractSession:
             what = f"wrote a line to stdout that is not an MCP message {when}: {line[:200]!r}"
             step = (
                 "Over stdio, stdout carries MCP messages only: send logs and banners to stderr "
-                "(print(..., file=sys.stderr), or logging)."
+                "(Python: print(..., file=sys.stderr) or logging; Node: console.error)."
             )
         else:
             what = f"sent something that is not an MCP message {when}: {_explain(fault)}"

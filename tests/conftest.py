@@ -185,3 +185,17 @@ def _ended(process: subprocess.Popen[bytes]) -> Iterator[subprocess.Popen[bytes]
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+# A planted defect of contract_servers/lifecycle.py, caught over stdio and over HTTP alike.
+STALE = """
+def test_stale(mcp_contract):
+    mcp_contract.call_tool("stale_reading")
+"""
+
+STALE_FAILURE = [
+    "E       pytest_mcp_contract.ContractViolationError: tool 'stale_reading' called with no arguments broke its "
+    "contract (1 violation):",
+    "E       [[]content-mismatch[]] at /temperature",
+    "E         text block 0 (JSON) has 9.5 at /temperature where structured_content has 11.0",
+]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, Project, free_port, http_server
+from conftest import SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
 
@@ -84,8 +84,8 @@ def test_headers_take_the_token_from_the_environment(
     monkeypatch.setenv("LIFECYCLE_TOKEN", "s3cret")
     plain.configure(token_server, suite=True, mcp_contract_headers="Authorization: Bearer ${LIFECYCLE_TOKEN}")
     result = plain.run("-m", "mcp_contract", "--snapshot-update")
-    result.assert_outcomes(passed=8, deselected=1)  # schema and checks items of the four tools
-    result.stdout.fnmatch_lines(["4 snapshots generated."])
+    result.assert_outcomes(passed=10, deselected=1)  # schema and checks items of the five tools
+    result.stdout.fnmatch_lines(["5 snapshots generated."])
     monkeypatch.setenv("LIFECYCLE_TOKEN", "wrong")
     assert _listing_failure(plain).endswith(
         "The endpoint answered HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization): "
@@ -212,3 +212,12 @@ def test_the_async_fixture_names_the_tool_when_the_server_dies_mid_call(project:
             "way; fix the crash, then rerun.",
         ]
     )
+
+
+def test_a_planted_defect_is_caught_over_http(project: Project) -> None:
+    project.tests(STALE)
+    with http_server(LIFECYCLE) as url:
+        project.configure(url)
+        result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(STALE_FAILURE)

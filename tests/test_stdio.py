@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, Project
+from conftest import SERVERS, STALE, STALE_FAILURE, Project
 
 PYTHON = sys.executable
 LIFECYCLE = f"stdio:{PYTHON} {SERVERS / 'lifecycle.py'}"
@@ -161,7 +161,7 @@ def test_a_banner_on_stdout_is_named_with_the_fix(stdio: Project) -> None:
     assert (
         f"the stdio server '{LIFECYCLE} --banner' wrote a line to stdout that is not an MCP message while starting: "
         "'lifecycle server 1.0 starting...'. Over stdio, stdout carries MCP messages only: send logs and banners "
-        "to stderr (print(..., file=sys.stderr), or logging)."
+        "to stderr (Python: print(..., file=sys.stderr) or logging; Node: console.error)."
     ) in text
 
 
@@ -220,3 +220,11 @@ def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(stdio: P
     )
     # Only this test's share: the passing test's line is not repeated, nor shown for it.
     assert result.stdout.str().count("chatty: looking things up") == 2
+
+
+def test_a_planted_defect_is_caught_over_stdio(stdio: Project) -> None:
+    stdio.configure(LIFECYCLE)
+    stdio.tests(STALE)
+    result = stdio.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(STALE_FAILURE)

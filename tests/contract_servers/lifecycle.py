@@ -14,9 +14,11 @@ import argparse
 import os
 import subprocess
 import sys
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server import MCPServer
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel
 
 server = MCPServer("lifecycle", log_level="WARNING")
 
@@ -31,6 +33,20 @@ def chatty() -> int:
     """Writes to stderr and answers; its stderr belongs under a test that fails."""
     print("chatty: looking things up", file=sys.stderr, flush=True)
     return 2
+
+
+class Reading(BaseModel):
+    station: str
+    temperature: float
+
+
+@server.tool()
+def stale_reading() -> Annotated[CallToolResult, Reading]:
+    """A planted defect the SDK lets through: the text is the JSON of an older reading."""
+    return CallToolResult(
+        content=[TextContent(type="text", text='{"station": "Oslo", "temperature": 9.5}')],
+        structured_content={"station": "Oslo", "temperature": 11.0},
+    )
 
 
 @server.tool()
