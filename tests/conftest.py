@@ -138,6 +138,32 @@ def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
     return copy
 
 
+@pytest.fixture
+def plain(project: Project) -> Project:
+    """A project with one plain test, for runs whose only other item is the suite's listing."""
+    project.tests("def test_plain():\n    pass\n")
+    return project
+
+
+def listing_failure(project: Project) -> str:
+    """What the suite's listing item says when the server cannot be reached (the run's one failure)."""
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    lines = result.stdout.lines
+    start = next(index for index, line in enumerate(lines) if line.startswith("_") and "mcp-contract::listing" in line)
+    end = next(index for index in range(start + 1, len(lines)) if lines[index].startswith("="))
+    return "\n".join(lines[start + 1 : end]).strip()
+
+
+def running(pid: int) -> bool:
+    """Whether a process is alive (a zombie waiting to be reaped is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
 def free_port() -> int:
     """A loopback port nothing listens on (the OS picks it)."""
     with socket.socket() as probe:

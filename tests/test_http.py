@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server
+from conftest import SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server, listing_failure
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
 
@@ -30,25 +30,10 @@ def test_the_example_server_over_http_matches_its_in_process_snapshots(
     )
 
 
-@pytest.fixture
-def plain(project: Project) -> Project:
-    project.tests("def test_plain():\n    pass\n")
-    return project
-
-
-def _listing_failure(project: Project) -> str:
-    """The one line that explains why the suite could not list the tools."""
-    result = project.run()
-    result.assert_outcomes(passed=1, failed=1)
-    lines = [line for line in result.stdout.lines if line.startswith("could not open")]
-    assert len(lines) == 1, result.stdout.str()
-    return lines[0]
-
-
 def test_nothing_listening_says_to_start_the_server(plain: Project) -> None:
     port = free_port()
     plain.configure(f"http://127.0.0.1:{port}/mcp", suite=True)
-    assert _listing_failure(plain) == (
+    assert listing_failure(plain) == (
         f"could not open an MCP session to the HTTP endpoint "
         f"'http://127.0.0.1:{port}/mcp': ConnectError: All connection attempts failed. Nothing accepts "
         f"connections at 127.0.0.1:{port}: start the server, or fix the URL's host and port."
@@ -58,7 +43,7 @@ def test_nothing_listening_says_to_start_the_server(plain: Project) -> None:
 def test_a_wrong_path_is_a_404_with_the_path_named(plain: Project) -> None:
     with http_server(LIFECYCLE, path="/api") as url:
         plain.configure(url, suite=True)
-        assert _listing_failure(plain).endswith(
+        assert listing_failure(plain).endswith(
             "The endpoint answered HTTP 404 Not Found: no MCP endpoint at the path '/api'. "
             "Check the URL's path (an MCPServer serves /mcp by default)."
         )
@@ -72,7 +57,7 @@ def token_server() -> Iterator[str]:
 
 def test_a_401_says_how_to_send_credentials(plain: Project, token_server: str) -> None:
     plain.configure(token_server, suite=True)
-    assert _listing_failure(plain).endswith(
+    assert listing_failure(plain).endswith(
         "The endpoint answered HTTP 401 Unauthorized: give credentials with ini mcp_contract_headers, "
         "e.g. Authorization: Bearer ${MCP_TOKEN}"
     )
@@ -87,7 +72,7 @@ def test_headers_take_the_token_from_the_environment(
     result.assert_outcomes(passed=10, deselected=1)  # schema and checks items of the five tools
     result.stdout.fnmatch_lines(["5 snapshots generated."])
     monkeypatch.setenv("LIFECYCLE_TOKEN", "wrong")
-    assert _listing_failure(plain).endswith(
+    assert listing_failure(plain).endswith(
         "The endpoint answered HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization): "
         "check the credentials they carry."
     )
@@ -150,7 +135,7 @@ def test_a_web_page_is_not_an_mcp_endpoint(plain: Project) -> None:
     threading.Thread(target=site.serve_forever, daemon=True).start()
     try:
         plain.configure(f"http://127.0.0.1:{site.server_port}/", suite=True)
-        assert _listing_failure(plain).endswith(
+        assert listing_failure(plain).endswith(
             "JSON-RPC error -32600: Unexpected content type: text/html. The URL does not answer as an MCP "
             "endpoint: check that it is the server's MCP URL, not a web page."
         )

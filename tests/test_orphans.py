@@ -10,10 +10,9 @@ import json
 import signal
 import sys
 import time
-from pathlib import Path
 
 import pytest
-from conftest import SERVERS, Project
+from conftest import SERVERS, Project, running
 
 LIFECYCLE = f"stdio:{sys.executable} {SERVERS / 'lifecycle.py'}"
 
@@ -27,22 +26,13 @@ def spawn(mcp_contract):
 """
 
 
-def _running(pid: int) -> bool:
-    """Whether a process is alive (a zombie waiting to be reaped is not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
-
-
-def _left_running(project: Project) -> list[int]:
+def _leftrunning(project: Project) -> list[int]:
     pids = json.loads((project.pytester.path / "pids.json").read_text())
     assert len(pids) == 2
     deadline = time.monotonic() + 5  # a SIGTERM takes a moment to land
-    while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return [pid for pid in pids if _running(pid)]
+    return [pid for pid in pids if running(pid)]
 
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups are POSIX; Windows uses job objects")
@@ -57,10 +47,10 @@ def lifecycle(project: Project) -> Project:
 def test_a_helper_the_server_started_ends_with_the_run(lifecycle: Project) -> None:
     lifecycle.tests(SPAWN + "\ndef test_spawn(mcp_contract):\n    spawn(mcp_contract)\n")
     lifecycle.run().assert_outcomes(passed=1)
-    assert _left_running(lifecycle) == []
+    assert _leftrunning(lifecycle) == []
 
 
-def test_a_failing_fixture_leaves_nothing_running(lifecycle: Project) -> None:
+def test_a_failing_fixture_leaves_nothingrunning(lifecycle: Project) -> None:
     lifecycle.tests(
         SPAWN
         + """
@@ -76,10 +66,10 @@ def test_uses_it(broken):
 """
     )
     lifecycle.run().assert_outcomes(errors=1)
-    assert _left_running(lifecycle) == []
+    assert _leftrunning(lifecycle) == []
 
 
-def test_ctrl_c_leaves_nothing_running(lifecycle: Project) -> None:
+def test_ctrl_c_leaves_nothingrunning(lifecycle: Project) -> None:
     lifecycle.tests(
         SPAWN + "\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract)\n    time.sleep(60)\n"
     )
@@ -93,12 +83,12 @@ def test_ctrl_c_leaves_nothing_running(lifecycle: Project) -> None:
     time.sleep(0.2)  # into the test's sleep
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
-    assert _left_running(lifecycle) == []
+    assert _leftrunning(lifecycle) == []
 
 
-def test_an_xdist_worker_that_dies_leaves_nothing_running(lifecycle: Project) -> None:
+def test_an_xdist_worker_that_dies_leaves_nothingrunning(lifecycle: Project) -> None:
     lifecycle.tests(SPAWN + "\nimport os\n\ndef test_dies(mcp_contract):\n    spawn(mcp_contract)\n    os._exit(1)\n")
     result = lifecycle.run("-n", "1")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*worker 'gw0' crashed while running 'test_contract.py::test_dies'*"])
-    assert _left_running(lifecycle) == []
+    assert _leftrunning(lifecycle) == []

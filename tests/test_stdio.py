@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, STALE, STALE_FAILURE, Project
+from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_failure, running
 
 PYTHON = sys.executable
 LIFECYCLE = f"stdio:{PYTHON} {SERVERS / 'lifecycle.py'}"
@@ -39,21 +39,9 @@ def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
     )
 
 
-@pytest.fixture
-def stdio(project: Project) -> Project:
-    project.tests("def test_plain():\n    pass\n")
-    return project
-
-
-def _listing_failure(project: Project) -> str:
-    result = project.run()
-    result.assert_outcomes(passed=1, failed=1)
-    return result.stdout.str()
-
-
-def test_a_command_that_is_not_found_stops_pytest(stdio: Project) -> None:
-    stdio.configure("stdio:no-such-mcp-server --port 1", suite=True)
-    result = stdio.run()
+def test_a_command_that_is_not_found_stops_pytest(plain: Project) -> None:
+    plain.configure("stdio:no-such-mcp-server --port 1", suite=True)
+    result = plain.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
@@ -64,41 +52,32 @@ def test_a_command_that_is_not_found_stops_pytest(stdio: Project) -> None:
     )
 
 
-def test_a_command_that_exits_at_once_shows_its_stderr(stdio: Project) -> None:
-    script = stdio.pytester.makepyfile(crash="import sys\nprint('config file missing', file=sys.stderr)\nsys.exit(3)\n")
-    stdio.configure(f"stdio:{PYTHON} {script.name}", suite=True)
-    text = _listing_failure(stdio)
-    assert (
+def test_a_command_that_exits_at_once_shows_its_stderr(plain: Project) -> None:
+    script = plain.pytester.makepyfile(crash="import sys\nprint('config file missing', file=sys.stderr)\nsys.exit(3)\n")
+    plain.configure(f"stdio:{PYTHON} {script.name}", suite=True)
+    text = listing_failure(plain)
+    assert text == (
         f"could not open an MCP session to the stdio server 'stdio:{PYTHON} {script.name}': JSON-RPC error -32000: "
         "Connection closed. The server process exited with code 3.\nThe server's stderr ends with:\n"
-        "    config file missing\n"
-    ) in text
+        "    config file missing"
+    )
 
 
-def test_a_server_that_never_answers_hits_the_startup_timeout(stdio: Project) -> None:
-    pid_file = stdio.pytester.path / "pid.txt"
-    script = stdio.pytester.makepyfile(
+def test_a_server_that_never_answers_hits_the_startup_timeout(plain: Project) -> None:
+    pid_file = plain.pytester.path / "pid.txt"
+    script = plain.pytester.makepyfile(
         silent=f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n"
     )
-    stdio.configure(f"stdio:{PYTHON} {script.name}", suite=True, mcp_contract_startup_timeout="2")
+    plain.configure(f"stdio:{PYTHON} {script.name}", suite=True, mcp_contract_startup_timeout="2")
     started = time.monotonic()
-    text = _listing_failure(stdio)
+    text = listing_failure(plain)
     assert time.monotonic() - started < 30
     assert (
         f"opening a session to the stdio server 'stdio:{PYTHON} {script.name}' took over 2 s: the server did not "
         "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
         "mcp_contract_startup_timeout.\nThe server wrote nothing to stderr."
     ) in text
-    assert not _running(int(pid_file.read_text()))  # no orphan left behind
-
-
-def _running(pid: int) -> bool:
-    """Whether a process is alive (a zombie waiting to be reaped is not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
+    assert not running(int(pid_file.read_text()))  # no orphan left behind
 
 
 ENV_SERVER = """
@@ -116,16 +95,16 @@ if __name__ == "__main__":
 """
 
 
-def test_the_environment_takes_variables_from_pytests(stdio: Project, monkeypatch: pytest.MonkeyPatch) -> None:
-    script = stdio.pytester.makepyfile(env_server=ENV_SERVER)
-    stdio.configure(f"stdio:{PYTHON} {script.name}", mcp_contract_server_env="\n    API_TOKEN=${SECRET}")
-    stdio.tests(
+def test_the_environment_takes_variables_from_pytests(plain: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = plain.pytester.makepyfile(env_server=ENV_SERVER)
+    plain.configure(f"stdio:{PYTHON} {script.name}", mcp_contract_server_env="\n    API_TOKEN=${SECRET}")
+    plain.tests(
         "def test_token(mcp_contract):\n    assert mcp_contract.call_tool('token').structured_content == {'result': 's3'}\n"
     )
     monkeypatch.setenv("SECRET", "s3")
-    stdio.run().assert_outcomes(passed=1)
+    plain.run().assert_outcomes(passed=1)
     monkeypatch.delenv("SECRET")
-    result = stdio.run()
+    result = plain.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
@@ -135,29 +114,29 @@ def test_the_environment_takes_variables_from_pytests(stdio: Project, monkeypatc
     )
 
 
-def test_an_in_process_server_never_reads_the_stdio_settings(stdio: Project) -> None:
-    stdio.pytester.makepyfile(env_server=ENV_SERVER)
-    stdio.configure("env_server.py:mcp", mcp_contract_server_env="\n    API_TOKEN=${NOT_SET_ANYWHERE}")
-    stdio.run().assert_outcomes(passed=1)
+def test_an_in_process_server_never_reads_the_stdio_settings(plain: Project) -> None:
+    plain.pytester.makepyfile(env_server=ENV_SERVER)
+    plain.configure("env_server.py:mcp", mcp_contract_server_env="\n    API_TOKEN=${NOT_SET_ANYWHERE}")
+    plain.run().assert_outcomes(passed=1)
 
 
-def test_the_server_starts_once_for_the_listing_and_the_tests(stdio: Project) -> None:
-    starts = stdio.pytester.path / "starts.txt"
-    script = stdio.pytester.makepyfile(
+def test_the_server_starts_once_for_the_listing_and_the_tests(plain: Project) -> None:
+    starts = plain.pytester.path / "starts.txt"
+    script = plain.pytester.makepyfile(
         counted=f"open({str(starts)!r}, 'a').write('started\\n')\n"
         + ENV_SERVER.replace('os.environ["API_TOKEN"]', '"t"')
     )
-    stdio.configure(f"stdio:{PYTHON} {script.name}", suite=True)
-    stdio.tests(
+    plain.configure(f"stdio:{PYTHON} {script.name}", suite=True)
+    plain.tests(
         "def test_token(mcp_contract):\n    assert mcp_contract.call_tool('token').structured_content == {'result': 't'}\n"
     )
-    stdio.run("--snapshot-update").assert_outcomes(passed=3)
+    plain.run("--snapshot-update").assert_outcomes(passed=3)
     assert starts.read_text() == "started\n"
 
 
-def test_a_banner_on_stdout_is_named_with_the_fix(stdio: Project) -> None:
-    stdio.configure(f"{LIFECYCLE} --banner", suite=True)
-    text = _listing_failure(stdio)
+def test_a_banner_on_stdout_is_named_with_the_fix(plain: Project) -> None:
+    plain.configure(f"{LIFECYCLE} --banner", suite=True)
+    text = listing_failure(plain)
     assert (
         f"the stdio server '{LIFECYCLE} --banner' wrote a line to stdout that is not an MCP message while starting: "
         "'lifecycle server 1.0 starting...'. Over stdio, stdout carries MCP messages only: send logs and banners "
@@ -165,9 +144,9 @@ def test_a_banner_on_stdout_is_named_with_the_fix(stdio: Project) -> None:
     ) in text
 
 
-def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gone(stdio: Project) -> None:
-    stdio.configure(LIFECYCLE)
-    stdio.tests(
+def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gone(plain: Project) -> None:
+    plain.configure(LIFECYCLE)
+    plain.tests(
         """
         def test_crash(mcp_contract):
             mcp_contract.call_tool("die")
@@ -177,7 +156,7 @@ def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gon
         """
     )
     started = time.monotonic()
-    result = stdio.run()
+    result = plain.run()
     assert time.monotonic() - started < 15  # no hang: the closed connection is noticed at once
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(
@@ -194,9 +173,9 @@ def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gon
     )
 
 
-def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(stdio: Project) -> None:
-    stdio.configure(LIFECYCLE)
-    stdio.tests(
+def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(plain: Project) -> None:
+    plain.configure(LIFECYCLE)
+    plain.tests(
         """
         def test_quiet_pass(mcp_contract):
             mcp_contract.call_tool("chatty")
@@ -207,7 +186,7 @@ def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(stdio: P
             assert False, "the test's own failure"
         """
     )
-    result = stdio.run()
+    result = plain.run()
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -222,9 +201,9 @@ def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(stdio: P
     assert result.stdout.str().count("chatty: looking things up") == 2
 
 
-def test_a_planted_defect_is_caught_over_stdio(stdio: Project) -> None:
-    stdio.configure(LIFECYCLE)
-    stdio.tests(STALE)
-    result = stdio.run()
+def test_a_planted_defect_is_caught_over_stdio(plain: Project) -> None:
+    plain.configure(LIFECYCLE)
+    plain.tests(STALE)
+    result = plain.run()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(STALE_FAILURE)
