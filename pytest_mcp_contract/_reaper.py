@@ -32,6 +32,11 @@ def record_in(folder: Path | None) -> None:
     _folder = folder
 
 
+def recorded() -> frozenset[int]:
+    """The groups recorded now (a run ends only those it started, not an outer run's)."""
+    return frozenset(_live)
+
+
 def started(pid: int) -> None:
     if not _SUPPORTED:
         return

@@ -43,6 +43,8 @@ MARKED_SERVER: Final = pytest.StashKey[object]()
 MARKED_SERVERS: Final = pytest.StashKey[dict[str, object]]()
 """Per test, the server its ``mcp_contract_server`` marker names; per run, each such target loaded once."""
 LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
+EARLIER_SERVERS: Final = pytest.StashKey[frozenset[int]]()
+"""Server groups recorded before this run began (pytester runs in process): not this run's to end."""
 SERVER_RECORDS: Final = pytest.StashKey[Path]()
 RECORDS: Final = "mcp_contract_server_records"
 """The workerinput key of that folder (see ``_reaper``)."""
@@ -185,6 +187,7 @@ def pytest_configure(config: pytest.Config) -> None:
             "Drop -p no:syrupy, or switch the generated suite off with: -o mcp_contract_suite=false"
         )
     config.stash[SETTINGS] = settings
+    config.stash[EARLIER_SERVERS] = _reaper.recorded()
     workerinput = getattr(config, "workerinput", {})
     if RECORDS in workerinput:  # an xdist worker: record started servers where the controller looks
         _reaper.record_in(Path(workerinput[RECORDS]))
@@ -366,7 +369,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         pool.close_all()
     # What a closed session left behind (a server's helper, a session Ctrl-C cut short), and on the
     # xdist controller, what workers recorded and never closed (a worker that died).
-    _reaper.end_all()
+    earlier: frozenset[int] = config.stash.get(EARLIER_SERVERS, frozenset())
+    _reaper.end_all(set(_reaper.recorded() - earlier))
     records = config.stash.get(SERVER_RECORDS, None)
     if records is not None:
         _reaper.end_recorded(records)
