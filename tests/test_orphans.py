@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
 import sys
 import time
 
 import pytest
 from conftest import SERVERS, Project, running
+
+from pytest_mcp_contract import _reaper
 
 LIFECYCLE = f"stdio:{sys.executable} {SERVERS / 'lifecycle.py'}"
 
@@ -26,7 +29,7 @@ def spawn(mcp_contract):
 """
 
 
-def _leftrunning(project: Project) -> list[int]:
+def _left_running(project: Project) -> list[int]:
     pids = json.loads((project.pytester.path / "pids.json").read_text())
     assert len(pids) == 2
     deadline = time.monotonic() + 5  # a SIGTERM takes a moment to land
@@ -47,10 +50,10 @@ def lifecycle(project: Project) -> Project:
 def test_a_helper_the_server_started_ends_with_the_run(lifecycle: Project) -> None:
     lifecycle.tests(SPAWN + "\ndef test_spawn(mcp_contract):\n    spawn(mcp_contract)\n")
     lifecycle.run().assert_outcomes(passed=1)
-    assert _leftrunning(lifecycle) == []
+    assert _left_running(lifecycle) == []
 
 
-def test_a_failing_fixture_leaves_nothingrunning(lifecycle: Project) -> None:
+def test_a_failing_fixture_leaves_nothing_running(lifecycle: Project) -> None:
     lifecycle.tests(
         SPAWN
         + """
@@ -66,10 +69,10 @@ def test_uses_it(broken):
 """
     )
     lifecycle.run().assert_outcomes(errors=1)
-    assert _leftrunning(lifecycle) == []
+    assert _left_running(lifecycle) == []
 
 
-def test_ctrl_c_leaves_nothingrunning(lifecycle: Project) -> None:
+def test_ctrl_c_leaves_nothing_running(lifecycle: Project) -> None:
     lifecycle.tests(
         SPAWN + "\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract)\n    time.sleep(60)\n"
     )
@@ -83,12 +86,28 @@ def test_ctrl_c_leaves_nothingrunning(lifecycle: Project) -> None:
     time.sleep(0.2)  # into the test's sleep
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
-    assert _leftrunning(lifecycle) == []
+    assert _left_running(lifecycle) == []
 
 
-def test_an_xdist_worker_that_dies_leaves_nothingrunning(lifecycle: Project) -> None:
+def test_an_xdist_worker_that_dies_leaves_nothing_running(lifecycle: Project) -> None:
     lifecycle.tests(SPAWN + "\nimport os\n\ndef test_dies(mcp_contract):\n    spawn(mcp_contract)\n    os._exit(1)\n")
     result = lifecycle.run("-n", "1")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*worker 'gw0' crashed while running 'test_contract.py::test_dies'*"])
-    assert _leftrunning(lifecycle) == []
+    assert _left_running(lifecycle) == []
+
+
+def test_a_run_ends_only_the_servers_it_started(lifecycle: Project) -> None:
+    # A server of an outer run (here: a sleeping process in a group of its own), recorded before
+    # an inner run in the same process, as pytester's in-process runs are.
+    outer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    _reaper.started(outer.pid)
+    try:
+        lifecycle.tests(SPAWN + "\ndef test_spawn(mcp_contract):\n    spawn(mcp_contract)\n")
+        lifecycle.run().assert_outcomes(passed=1)
+        assert _left_running(lifecycle) == []
+        assert running(outer.pid)
+    finally:
+        _reaper.end_all({outer.pid})
+        outer.wait(timeout=10)
+    assert not running(outer.pid)
