@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult, Tool
 
+    from pytest_mcp_contract._session import Connection
     from pytest_mcp_contract._violations import Violation
 
 T = TypeVar("T")
@@ -41,6 +42,11 @@ class AsyncMcpContract:
     def tools(self) -> dict[str, Tool]:
         """Every tool the server lists (all pages of ``tools/list``), by name."""
         return dict(self._session.tools)
+
+    @property
+    def connection(self) -> Connection | None:
+        """For a server outside this process (a command or a URL): its connection, with the server's stderr."""
+        return self._session.connection
 
     @property
     def client(self) -> Client:

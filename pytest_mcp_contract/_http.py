@@ -117,5 +117,9 @@ class HttpConnection:
     def stderr_position(self) -> int:
         return 0
 
-    def stderr_since(self, position: int) -> str:
-        return ""
+    def stderr_since(self, position: int) -> tuple[int, str]:
+        return position, ""
+
+    @property
+    def label(self) -> str:
+        return self.target.label

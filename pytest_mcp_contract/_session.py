@@ -59,8 +59,13 @@ class Connection(Protocol):
         """Where the server's stderr ends now."""
         ...
 
-    def stderr_since(self, position: int) -> str:
-        """What the server wrote to stderr since ``position``, for the report of a failing test."""
+    def stderr_since(self, position: int) -> tuple[int, str]:
+        """Where stderr ends now, and what the server wrote since ``position`` (for a failing test's report)."""
+        ...
+
+    @property
+    def label(self) -> str:
+        """The server, as failure messages name it."""
         ...
 
 

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
@@ -56,9 +56,7 @@ class StdioTarget:
 
     def connect(self, stack: AsyncExitStack) -> StdioConnection:
         """A connection whose stderr file ``stack`` closes."""
-        errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115 (stack closes it)
-        stack.enter_context(errlog)
-        return StdioConnection(self, errlog)
+        return StdioConnection(self, stack.enter_context(ServerStderr()))
 
     def __str__(self) -> str:
         return self.spec
@@ -67,7 +65,7 @@ class StdioTarget:
 class StdioConnection:
     """One started server process: the transport to it, and what it said on stderr and how it ended."""
 
-    def __init__(self, target: StdioTarget, errlog: TextIO) -> None:
+    def __init__(self, target: StdioTarget, errlog: ServerStderr) -> None:
         self.target = target
         self.errlog = errlog
         self.process: Any = None
@@ -82,7 +80,8 @@ class StdioConnection:
         parameters = StdioServerParameters(
             command=target.command, args=target.args, env={**os.environ, **target.env}, cwd=target.cwd
         )
-        manager = stdio_client(parameters, errlog=self.errlog)
+        # A binary file where a text one is typed: the SDK only hands its descriptor to the process.
+        manager = stdio_client(parameters, errlog=self.errlog.file)  # type: ignore[arg-type]
         pid = None
         try:
             async with manager as streams:
@@ -94,6 +93,7 @@ class StdioConnection:
                     _reaper.started(pid)
                 yield streams
         finally:
+            self.errlog.keep()  # the process is gone: what it wrote stays readable once the file closes
             if pid is not None:
                 _reaper.closed(pid)
 
@@ -110,26 +110,91 @@ class StdioConnection:
         return _ending(self.process.returncode)
 
     def stderr(self) -> str:
-        return stderr_tail(self.errlog)
+        return self.errlog.tail()
+
+    @property
+    def label(self) -> str:
+        return self.target.label
 
     def stderr_position(self) -> int:
-        """Where the server's stderr ends now (a test's share starts there)."""
+        return self.errlog.size()
+
+    def stderr_since(self, position: int) -> tuple[int, str]:
+        end, text = self.errlog.since(position)
+        lines = text.splitlines()
+        if len(lines) > SECTION_LINES:
+            lines = [f"[{len(lines) - SECTION_LINES} earlier lines left out]", *lines[-SECTION_LINES:]]
+        return end, "\n".join(lines)
+
+
+class ServerStderr:
+    """A server's stderr, in a file of ours, read by byte offset.
+
+    The server writes through a descriptor that shares the file's offset with ours, so reading
+    never moves it (``os.pread``), and the file is in append mode: the server's lines land at the
+    end, never over earlier ones. Once the server is gone, :meth:`keep` holds what it wrote, for
+    failure reports made after the file is closed.
+    """
+
+    KEPT: Final = 1 << 20
+    """Bytes kept once the file closes: the end of a long stderr is what a report shows."""
+
+    def __init__(self) -> None:
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 (closed by __exit__)
+        self._kept: tuple[int, bytes] | None = None
         try:
-            return self.errlog.seek(0, os.SEEK_END)
+            import fcntl
+        except ImportError:  # Windows: no fcntl
+            return
+        fd = self.file.fileno()
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
+
+    def __enter__(self) -> ServerStderr:
+        return self
+
+    def __exit__(self, *_exc_info: object) -> None:
+        self.file.close()
+
+    def size(self) -> int:
+        if self._kept is not None:
+            return self._kept[0] + len(self._kept[1])
+        try:
+            return os.fstat(self.file.fileno()).st_size
         except (OSError, ValueError):
             return 0
 
-    def stderr_since(self, position: int) -> str:
-        """What the server wrote to stderr since ``position``, its last lines if that is a lot."""
+    def since(self, position: int) -> tuple[int, str]:
+        """Where the file ends now, and its text from ``position`` on."""
+        if self._kept is not None:
+            start, data = self._kept
+            data = data[max(position - start, 0) :]
+        else:
+            data = self._read(position, self.size())
+        return position + len(data), data.decode("utf-8", errors="replace")
+
+    def tail(self) -> str:
+        """The last lines, indented, or a note that the server wrote none."""
+        end = self.size()
+        lines = self.since(max(end - 64 * 1024, 0))[1].splitlines()[-STDERR_LINES:]
+        if not lines:
+            return "\nThe server wrote nothing to stderr."
+        return "\nThe server's stderr ends with:\n" + "\n".join(f"    {line}" for line in lines)
+
+    def keep(self) -> None:
+        end = self.size()
+        start = max(end - self.KEPT, 0)
+        self._kept = (start, self._read(start, end))
+
+    def _read(self, start: int, end: int) -> bytes:
+        if end <= start:
+            return b""
         try:
-            self.errlog.seek(position)
-            # Read to the end: the server writes at the offset the file shares with it.
-            lines = self.errlog.read().splitlines()
+            if hasattr(os, "pread"):
+                return os.pread(self.file.fileno(), end - start, start)
+            self.file.seek(start)  # Windows: no pread
+            return self.file.read(end - start)
         except (OSError, ValueError):
-            return ""
-        if len(lines) > SECTION_LINES:
-            lines = [f"[{len(lines) - SECTION_LINES} earlier lines left out]", *lines[-SECTION_LINES:]]
-        return "\n".join(lines)
+            return b""
 
 
 EXIT_WAIT: Final = 1.0
@@ -168,16 +233,3 @@ def stdio_target(spec: str, base_dir: Path, env: Mapping[str, str], cwd: Path | 
         where = f"relative to {folder}" if os.sep in command else "on the PATH"
         raise StdioError(f"the command {command!r} of {spec!r} was not found {where}.")
     return StdioTarget(spec=spec, command=found, args=args, env=dict(env), cwd=cwd)
-
-
-def stderr_tail(errlog: TextIO) -> str:
-    """The server's last stderr lines, indented, or a note that it wrote none."""
-    try:
-        errlog.flush()
-        errlog.seek(0)
-        lines = errlog.read().splitlines()[-STDERR_LINES:]
-    except (OSError, ValueError):
-        return ""
-    if not lines:
-        return "\nThe server wrote nothing to stderr."
-    return "\nThe server's stderr ends with:\n" + "\n".join(f"    {line}" for line in lines)

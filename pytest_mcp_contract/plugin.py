@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
 
     from pytest_mcp_contract._async import AsyncMcpContract
-    from pytest_mcp_contract._session import Answer
+    from pytest_mcp_contract._session import Answer, Connection
     from pytest_mcp_contract._suite import Listing
     from pytest_mcp_contract._sync import McpContract
     from pytest_mcp_contract._violations import Violation
@@ -43,14 +43,17 @@ MARKED_SERVER: Final = pytest.StashKey[object]()
 MARKED_SERVERS: Final = pytest.StashKey[dict[str, object]]()
 """Per test, the server its ``mcp_contract_server`` marker names; per run, each such target loaded once."""
 LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
+"""The configured server's tools for the generated suite, or why they could not be listed."""
 EARLIER_SERVERS: Final = pytest.StashKey[frozenset[int]]()
 """Server groups recorded before this run began (pytester runs in process): not this run's to end."""
 SERVER_RECORDS: Final = pytest.StashKey[Path]()
+"""On the xdist controller: the folder where workers record the servers they start (see ``_reaper``)."""
 RECORDS: Final = "mcp_contract_server_records"
-"""The workerinput key of that folder (see ``_reaper``)."""
-STDERR_MARKS: Final = pytest.StashKey["dict[McpContract, int]"]()
-"""Where each server's stderr stood when a test began: what follows is that test's share."""
-"""The configured server's tools for the generated suite, or why they could not be listed."""
+"""The workerinput key of that folder."""
+STDERR_MARKS: Final = pytest.StashKey["dict[Connection, int]"]()
+"""Per test, where each server's stderr stood when its current phase began: what follows is that phase's."""
+TEST_CONNECTIONS: Final = pytest.StashKey["list[Connection]"]()
+"""Per test, the connections of its own sessions (``mcp_contract_async``), beside the pool's."""
 
 NO_SERVER = (
     "no MCP server is configured for pytest-mcp-contract. Set it in one line, e.g. in pyproject.toml:\n"
@@ -242,13 +245,7 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
     if REFEREE in item.stash:  # made at its first call: markers a fixture adds count too
         del item.stash[REFEREE]
     item.config.stash[CURRENT_ITEM] = item
-    pool = item.config.stash.get(POOL, None)
-    if pool is not None:
-        item.stash[STDERR_MARKS] = {
-            contract: contract.connection.stderr_position()
-            for contract in pool.sessions()
-            if contract.connection is not None
-        }
+    item.stash[STDERR_MARKS] = {connection: connection.stderr_position() for connection in _connections(item)}
     try:
         return (yield)
     finally:
@@ -256,20 +253,26 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
 
 
 @pytest.hookimpl(wrapper=True, specname="pytest_runtest_makereport")  # a second one; pytest reads pytest_* names only
-def pytest_runtest_makereport_server_stderr(item: pytest.Item) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Under a failing test, what each server outside this process wrote to stderr during it."""
+def pytest_runtest_makereport_server_stderr(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Under a failing phase of a test, what each server outside this process wrote to stderr in it."""
     report = yield
-    pool = item.config.stash.get(POOL, None)
-    if report.failed and pool is not None:
-        from pytest_mcp_contract._session import server_label
-
-        marks = item.stash.get(STDERR_MARKS, {})
-        for contract in pool.sessions():
-            if contract.connection is not None and (text := contract.connection.stderr_since(marks.get(contract, 0))):
-                # "stderr" in the title: pytest's --show-capture applies to it like to its own sections.
-                report.sections.append((f"Captured stderr from {server_label(contract.server)}", text))
-        item.stash[STDERR_MARKS] = {}  # once per test, not again for its teardown
+    marks = item.stash.setdefault(STDERR_MARKS, {})
+    # Also those of earlier phases: a session that closed in this teardown is no longer in the pool.
+    for connection in dict.fromkeys([*_connections(item), *marks]):
+        marks[connection], text = connection.stderr_since(marks.get(connection, 0))
+        if report.failed and text:
+            # "stderr" in the title: pytest's --show-capture applies to it as to its own sections.
+            report.sections.append((f"Captured stderr {call.when} from {connection.label}", text))
     return report
+
+
+def _connections(item: pytest.Item) -> list[Connection]:
+    """The connections to servers outside this process that a test may have used."""
+    pool = item.config.stash.get(POOL, None)
+    pooled = [contract.connection for contract in pool.sessions()] if pool is not None else []
+    return [connection for connection in [*pooled, *item.stash.get(TEST_CONNECTIONS, [])] if connection is not None]
 
 
 @pytest.hookimpl(wrapper=True)
@@ -465,6 +468,8 @@ async def mcp_contract_async(
             raise
     if problem is not None:
         pytest.fail(str(problem), pytrace=False)  # outside the except, as in mcp_contract
+    if contract.connection is not None:
+        request.node.stash.setdefault(TEST_CONNECTIONS, []).append(contract.connection)
     async with stack:
         yield contract
 

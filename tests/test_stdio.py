@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_failure, running
+
+from pytest_mcp_contract._stdio import ServerStderr
 
 PYTHON = sys.executable
 LIFECYCLE = f"stdio:{PYTHON} {SERVERS / 'lifecycle.py'}"
@@ -191,7 +194,7 @@ def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(plain: P
     result.stdout.fnmatch_lines(
         [
             "E       AssertionError: the test's own failure",
-            f"*- Captured stderr from the stdio server '{LIFECYCLE}' -*",
+            f"*- Captured stderr call from the stdio server '{LIFECYCLE}' -*",
             "chatty: looking things up",
             "chatty: looking things up",
             "=*= short test summary info =*=",
@@ -201,9 +204,78 @@ def test_a_failing_test_shows_what_the_server_wrote_to_stderr_during_it(plain: P
     assert result.stdout.str().count("chatty: looking things up") == 2
 
 
+def test_each_failing_phase_shows_its_own_share_of_stderr(plain: Project) -> None:
+    plain.configure(LIFECYCLE)
+    plain.tests(
+        """
+        import pytest
+
+        @pytest.fixture
+        def breaks_on_teardown(mcp_contract):
+            yield
+            mcp_contract.call_tool("chatty")
+            raise RuntimeError("teardown fails")
+
+        def test_quiet_pass(mcp_contract):
+            mcp_contract.call_tool("chatty")
+
+        def test_fails_twice(mcp_contract, breaks_on_teardown):
+            mcp_contract.call_tool("chatty")
+            mcp_contract.call_tool("chatty")
+            assert False, "the call phase fails"
+        """
+    )
+    result = plain.run()
+    result.assert_outcomes(passed=1, failed=1, errors=1)
+    text = result.stdout.str()
+    call = text.split(f"Captured stderr call from the stdio server '{LIFECYCLE}'")[1].split("\n_")[0]
+    teardown = text.split(f"Captured stderr teardown from the stdio server '{LIFECYCLE}'")[1].split("\n=")[0]
+    assert call.count("chatty: looking things up") == 2
+    assert teardown.count("chatty: looking things up") == 1  # the teardown's one call, nothing earlier
+
+
+def test_the_async_fixture_shows_the_servers_stderr_too(plain: Project) -> None:
+    plain.configure(LIFECYCLE)
+    plain.tests(
+        """
+        import pytest
+
+        pytestmark = pytest.mark.anyio
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+
+        async def test_fails(mcp_contract_async):
+            await mcp_contract_async.call_tool("chatty")
+            assert False, "the test's own failure"
+        """
+    )
+    result = plain.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [f"*- Captured stderr call from the stdio server '{LIFECYCLE}' -*", "chatty: looking things up"]
+    )
+
+
 def test_a_planted_defect_is_caught_over_stdio(plain: Project) -> None:
     plain.configure(LIFECYCLE)
     plain.tests(STALE)
     result = plain.run()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(STALE_FAILURE)
+
+
+def test_reading_the_servers_stderr_never_costs_it_a_line() -> None:
+    # The server writes through a descriptor that shares the file's offset with ours: reading while
+    # it writes must not move that offset under it (which would write over earlier lines).
+    writer = "import sys\nfor n in range(200000):\n    sys.stderr.write(f'line {n:08}\\n')\n"
+    with ServerStderr() as errlog:
+        process = subprocess.Popen([PYTHON, "-c", writer], stderr=errlog.file)
+        position = 0
+        while process.poll() is None:
+            position, _text = errlog.since(position // 2)
+            errlog.tail()
+        assert process.wait() == 0
+        lines = errlog.since(0)[1].splitlines()
+    assert lines == [f"line {n:08}" for n in range(200000)]
