@@ -46,8 +46,13 @@ def started(pid: int) -> None:
 
 
 def closed(pid: int) -> None:
-    """The server's connection closed: end what is left of its group (helpers it started)."""
-    if pid in _live and not _signal_group(pid, signal.SIGTERM):
+    """The server's connection closed: end what is left of its group (helpers it started) now, and
+    forget it once empty; a recorded number kept longer could come to name someone else's group."""
+    if pid not in _live:
+        return
+    if _signal_group(pid, signal.SIGTERM):
+        end_all({pid})
+    else:
         _forget(pid)
 
 

@@ -6,6 +6,7 @@ imported until a server is configured or a fixture is used.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -359,11 +360,21 @@ class CallCounts:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """xdist, on the controller: give each worker the folder where it records the servers it starts."""
-    folder = node.config.stash.get(SERVER_RECORDS, None)
-    if folder is None:
-        folder = node.config.stash[SERVER_RECORDS] = Path(tempfile.mkdtemp(prefix="mcp-contract-servers-"))
+    """xdist, on the controller: give each worker a folder where it records the servers it starts."""
+    records = node.config.stash.get(SERVER_RECORDS, None)
+    if records is None:
+        records = node.config.stash[SERVER_RECORDS] = Path(tempfile.mkdtemp(prefix="mcp-contract-servers-"))
+    folder = records / node.gateway.id
+    folder.mkdir(exist_ok=True)
     node.workerinput[RECORDS] = str(folder)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist, on the controller: a worker is gone (done, or dead): end the servers it left running."""
+    records = node.config.stash.get(SERVER_RECORDS, None)
+    if records is not None:
+        _reaper.end_recorded(records / node.gateway.id)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -376,7 +387,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     _reaper.end_all(set(_reaper.recorded() - earlier))
     records = config.stash.get(SERVER_RECORDS, None)
     if records is not None:
-        _reaper.end_recorded(records)
+        for folder in records.iterdir():
+            _reaper.end_recorded(folder)
+        shutil.rmtree(records, ignore_errors=True)
     # Only if loaded: importing it would import syrupy into runs that never touched a snapshot.
     snapshots = sys.modules.get("pytest_mcp_contract._snapshots")
     if snapshots is not None:
