@@ -208,15 +208,28 @@ class ContractSession:
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``."""
+        __tracebackhide__ = True
         tools: dict[str, Tool] = {}
         cursor: str | None = None
+        client = self.client  # a server already gone says so itself
         try:
             for _ in range(MAX_PAGES):
-                page = await self.client.list_tools(cursor=cursor)
+                page = await client.list_tools(cursor=cursor)
                 tools.update((tool.name, tool) for tool in page.tools)
                 cursor = page.next_cursor
                 if cursor is None:
                     return tools
+        except MCPError as error:
+            if error.error.code == mcp.types.CONNECTION_CLOSED and self.connection is not None:
+                self._gone = "it closed the connection during tools/list"
+                raise SessionError(
+                    f"{server_label(self.server)} closed the connection during tools/list: it crashed or exited."
+                    f"{await self._hint(error)}{self._stderr()}"
+                ) from None
+            raise SessionError(
+                f"tools/list failed on {server_label(self.server)}: {_explain(error)}. "
+                "Fix the server's tool listing; no tool can be checked without it."
+            ) from error
         except Exception as error:
             raise SessionError(
                 f"tools/list failed on {server_label(self.server)}: {_explain(error)}. "

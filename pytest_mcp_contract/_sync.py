@@ -143,9 +143,12 @@ class LoopHost:
                 assert call.coroutine is not None
                 try:
                     call.value = await call.coroutine
-                except anyio.get_cancelled_exc_class():
-                    call.cancelled = True
-                    raise  # this worker was retired, or the host task is ending
+                except asyncio.CancelledError as error:
+                    task = asyncio.current_task()
+                    if task is not None and task.cancelling():
+                        call.cancelled = True
+                        raise  # this worker was retired, or the host task is ending
+                    call.error = error  # raised by the awaited code itself: its outcome, not ours
                 except BaseException as error:  # pytest.fail/skip too: the caller re-raises it
                     call.error = error
                 finally:

@@ -284,3 +284,25 @@ def test_plugin_can_be_switched_off(project: Project) -> None:
     result = project.run("-p", "no:mcp_contract")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*fixture 'mcp_contract' not found*"])
+
+
+def test_a_cancelled_error_from_the_awaited_code_is_its_own_outcome(project: Project) -> None:
+    project.configure(target("sdk_kinds", "mcp"))
+    project.tests(
+        """
+        import asyncio
+        import pytest
+
+        async def gives_up():
+            raise asyncio.CancelledError("the code gave up by itself")
+
+        def test_run(mcp_contract):
+            with pytest.raises(asyncio.CancelledError, match="gave up by itself"):
+                mcp_contract.run(gives_up())
+            assert mcp_contract.call_tool("t_int").structured_content == {"result": 42}
+
+        def test_next(mcp_contract):
+            assert mcp_contract.call_tool("t_int").structured_content == {"result": 42}
+        """
+    )
+    project.run().assert_outcomes(passed=2)

@@ -156,12 +156,21 @@ def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gon
 
         def test_after(mcp_contract):
             mcp_contract.call_tool("ok")
+
+        def test_unlisted_after(mcp_contract):
+            mcp_contract.call_tool("added_later")
         """
     )
     started = time.monotonic()
     result = plain.run()
     assert time.monotonic() - started < 15  # no hang: the closed connection is noticed at once
-    result.assert_outcomes(failed=2)
+    result.assert_outcomes(failed=3)
+    gone = (
+        f"E       pytest_mcp_contract.SessionError: the server is gone: the stdio server '{LIFECYCLE}' cannot be "
+        "reached, as it closed the connection during tools/call 'die' (that test failed and shows why). Fix that "
+        "crash, then rerun."
+    )
+    assert result.stdout.lines.count(gone) == 2  # a listed tool and one the server would be asked for alike
     result.stdout.fnmatch_lines(
         [
             f"E       pytest_mcp_contract.SessionError: the stdio server '{LIFECYCLE}' closed the connection during "
@@ -279,3 +288,11 @@ def test_reading_the_servers_stderr_never_costs_it_a_line() -> None:
         assert process.wait() == 0
         lines = errlog.since(0)[1].splitlines()
     assert lines == [f"line {n:08}" for n in range(200000)]
+
+
+def test_a_server_that_dies_while_listing_its_tools_shows_how_it_ended(plain: Project) -> None:
+    plain.configure(f"{LIFECYCLE} --die-on-list", suite=True)
+    assert listing_failure(plain) == (
+        f"the stdio server '{LIFECYCLE} --die-on-list' closed the connection during tools/list: it crashed or "
+        "exited. The server process exited with code 4.\nThe server's stderr ends with:\n    fatal: no tools table"
+    )

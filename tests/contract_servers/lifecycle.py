@@ -82,9 +82,17 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int)
     parser.add_argument("--token")
     parser.add_argument("--banner", action="store_true")
+    parser.add_argument("--die-on-list", action="store_true")
     options = parser.parse_args()
     if options.banner:
         print("lifecycle server 1.0 starting...", flush=True)
+    if options.die_on_list:
+
+        async def crash(*_args: object) -> None:
+            print("fatal: no tools table", file=sys.stderr, flush=True)
+            os._exit(4)
+
+        server.list_tools = crash  # type: ignore[method-assign,assignment]
     if options.port is None:
         server.run()
     else:
