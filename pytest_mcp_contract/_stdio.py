@@ -7,11 +7,13 @@ the server's stderr goes to a file of ours, so a failure can show its last lines
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import shutil
 import signal
 import tempfile
+import warnings
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 import anyio
 
 from pytest_mcp_contract import _reaper
+from pytest_mcp_contract._errors import McpContractWarning
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -91,6 +94,8 @@ class StdioConnection:
                 pid = getattr(self.process, "pid", None)
                 if pid is not None:
                     _reaper.started(pid)
+                else:
+                    _cannot_see_the_process()
                 yield streams
         finally:
             self.errlog.keep()  # the process is gone: what it wrote stays readable once the file closes
@@ -195,6 +200,18 @@ class ServerStderr:
             return self.file.read(end - start)
         except (OSError, ValueError):
             return b""
+
+
+@functools.cache
+def _cannot_see_the_process() -> None:
+    """Said once: a newer SDK may keep its process object elsewhere; the run still works without it."""
+    warnings.warn(
+        McpContractWarning(
+            "pytest-mcp-contract cannot see the server processes this mcp SDK starts: failures will not show "
+            "their exit codes, and helper processes a server leaves behind are not ended by the plugin"
+        ),
+        stacklevel=2,
+    )
 
 
 EXIT_WAIT: Final = 1.0
