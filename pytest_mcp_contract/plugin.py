@@ -183,7 +183,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "mcp_contract_server(target): this test, class or module uses another MCP server, named as for "
-        "--mcp-contract-server ('package.module:attr' or 'path/to/file.py:attr', relative to the ini file).",
+        "--mcp-contract-server ('package.module:attr' or 'path/to/file.py:attr' relative to the ini file, "
+        "'stdio:COMMAND ARGS...' or 'http://HOST:PORT/PATH').",
     )
     if settings.suite and settings.target and not config.pluginmanager.hasplugin("syrupy"):
         raise pytest.UsageError(
