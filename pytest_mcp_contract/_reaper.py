@@ -23,6 +23,8 @@ GRACE: Final = 2.0
 
 _SUPPORTED: Final = hasattr(os, "killpg")  # POSIX; on Windows the SDK's job objects do this
 _live: set[int] = set()
+_terminated: set[int] = set()
+"""Groups already sent SIGTERM once: some servers take a second signal as "quit now"."""
 _folder: Path | None = None
 
 
@@ -45,26 +47,40 @@ def started(pid: int) -> None:
         (_folder / str(pid)).touch()
 
 
-def closed(pid: int) -> None:
-    """The server's connection closed: end what is left of its group (helpers it started) now, and
-    forget it once empty; a recorded number kept longer could come to name someone else's group."""
+def closed(pid: int) -> bool:
+    """The server's connection closed: ask what is left of its group (helpers it started) to end.
+
+    Returns whether live members remain; call again until it says no, then :func:`forget_or_kill`.
+    """
     if pid not in _live:
-        return
-    if _signal_group(pid, signal.SIGTERM):
-        end_all({pid})
-    else:
+        return False
+    _reap(pid)
+    if not _alive(pid):
         _forget(pid)
+        return False
+    if pid not in _terminated:
+        _terminated.add(pid)
+        _signal_group(pid, signal.SIGTERM)
+    return True
+
+
+def forget_or_kill(pid: int) -> None:
+    """After :func:`closed`'s grace: kill what is still there, and forget the group either way
+    (a number kept after its group is gone could come to name someone else's)."""
+    if pid in _live and _alive(pid):
+        _signal_group(pid, signal.SIGKILL)
+    _forget(pid)
 
 
 def end_all(pids: set[int] | None = None) -> None:
     """End every recorded group (or ``pids``): SIGTERM, then SIGKILL for those still there."""
-    groups = {pid for pid in (_live if pids is None else pids) if _signal_group(pid, signal.SIGTERM)}
+    groups = {pid for pid in (_live if pids is None else pids) if _alive(pid) and _signal_group(pid, signal.SIGTERM)}
     deadline = time.monotonic() + GRACE
     while groups and time.monotonic() < deadline:
         time.sleep(0.05)
         for pid in groups:
             _reap(pid)
-        groups = {pid for pid in groups if _signal_group(pid, 0)}
+        groups = {pid for pid in groups if _alive(pid)}
     for pid in groups:
         _signal_group(pid, signal.SIGKILL)
     for pid in list(_live if pids is None else pids):
@@ -89,14 +105,36 @@ def _signal_group(pid: int, signal_number: int) -> bool:
     return True
 
 
+def _alive(pid: int) -> bool:
+    """Whether the group has a member that is not a zombie (a zombie holds the number, but ending
+    it is its parent's business, and a slow init may leave it for a while)."""
+    if not _signal_group(pid, 0):
+        return False
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return True
+    for entry in proc.iterdir():
+        if entry.name.isdigit():
+            try:
+                # "pid (command) state ppid pgrp ..."; the command may hold spaces and parentheses.
+                state, _ppid, group = (entry / "stat").read_text().rpartition(")")[2].split()[:3]
+            except (OSError, ValueError):
+                continue
+            if int(group) == pid and state != "Z":
+                return True
+    return False
+
+
 def _reap(pid: int) -> None:
-    """Collect the exit of a server that is our own child, so it does not linger as a zombie."""
-    with contextlib.suppress(ChildProcessError):  # not our child (a worker's), or already collected
-        os.waitpid(pid, os.WNOHANG)
+    """Collect the exits of our own children in the group, so they do not linger as zombies."""
+    with contextlib.suppress(ChildProcessError):  # none of ours there (a worker's group), or all collected
+        while os.waitpid(-pid, os.WNOHANG)[0]:
+            pass
 
 
 def _forget(pid: int) -> None:
     _live.discard(pid)
+    _terminated.discard(pid)
     if _folder is not None:
         (_folder / str(pid)).unlink(missing_ok=True)
 

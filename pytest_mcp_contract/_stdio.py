@@ -7,6 +7,7 @@ the server's stderr goes to a file of ours, so a failure can show its last lines
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shlex
@@ -100,7 +101,11 @@ class StdioConnection:
         finally:
             self.errlog.keep()  # the process is gone: what it wrote stays readable once the file closes
             if pid is not None:
-                _reaper.closed(pid)
+                # Helpers the server left in its group: ended now, without stalling the event loop.
+                with anyio.CancelScope(shield=True), anyio.move_on_after(_reaper.GRACE):
+                    while _reaper.closed(pid):
+                        await anyio.sleep(0.05)
+                _reaper.forget_or_kill(pid)
 
     async def hint(self, error: BaseException | None) -> str:
         """How the server ended, when it closed the connection."""
@@ -135,36 +140,38 @@ class StdioConnection:
 class ServerStderr:
     """A server's stderr, in a file of ours, read by byte offset.
 
-    The server writes through a descriptor that shares the file's offset with ours, so reading
-    never moves it (``os.pread``), and the file is in append mode: the server's lines land at the
-    end, never over earlier ones. Once the server is gone, :meth:`keep` holds what it wrote, for
-    failure reports made after the file is closed.
+    The server gets a handle of its own, in append mode, and we read through another: our reads
+    never move the offset it writes at, so reading never costs it a line. Once the server is gone,
+    :meth:`keep` holds the end of what it wrote, for failure reports made after the file is closed.
     """
 
-    KEPT: Final = 1 << 20
-    """Bytes kept once the file closes: the end of a long stderr is what a report shows."""
+    KEPT: Final = 64 * 1024
+    """Bytes kept once the server is gone, and the most a tail reads: reports show the end."""
 
     def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile()  # noqa: SIM115 (closed by __exit__)
+        fd, path = tempfile.mkstemp(prefix="mcp-contract-stderr-")
+        self._path = path
+        self._reader = os.fdopen(fd, "rb")
+        self.file = open(os.open(path, os.O_WRONLY | os.O_APPEND), "wb")  # noqa: SIM115 (closed by __exit__)
+        """The server's handle."""
         self._kept: tuple[int, bytes] | None = None
-        try:
-            import fcntl
-        except ImportError:  # Windows: no fcntl
-            return
-        fd = self.file.fileno()
-        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
+        with contextlib.suppress(OSError):  # POSIX: gone from the folder now, readable while open
+            os.unlink(path)
 
     def __enter__(self) -> ServerStderr:
         return self
 
     def __exit__(self, *_exc_info: object) -> None:
         self.file.close()
+        self._reader.close()
+        with contextlib.suppress(OSError):  # Windows keeps an open file's name until it closes
+            os.unlink(self._path)
 
     def size(self) -> int:
         if self._kept is not None:
             return self._kept[0] + len(self._kept[1])
         try:
-            return os.fstat(self.file.fileno()).st_size
+            return os.fstat(self._reader.fileno()).st_size
         except (OSError, ValueError):
             return 0
 
@@ -172,15 +179,20 @@ class ServerStderr:
         """Where the file ends now, and its text from ``position`` on."""
         if self._kept is not None:
             start, data = self._kept
-            data = data[max(position - start, 0) :]
+            offset = max(position, start)
+            data = data[offset - start :]
         else:
+            offset = position
             data = self._read(position, self.size())
-        return position + len(data), data.decode("utf-8", errors="replace")
+        return offset + len(data), _text(data, cut=offset > position)
 
     def tail(self) -> str:
         """The last lines, indented, or a note that the server wrote none."""
-        end = self.size()
-        lines = self.since(max(end - 64 * 1024, 0))[1].splitlines()[-STDERR_LINES:]
+        start = max(self.size() - self.KEPT, 0)
+        text = self.since(start)[1]
+        if start > 0:
+            text = text.partition("\n")[2]  # the window's first line is partial
+        lines = text.splitlines()[-STDERR_LINES:]
         if not lines:
             return "\nThe server wrote nothing to stderr."
         return "\nThe server's stderr ends with:\n" + "\n".join(f"    {line}" for line in lines)
@@ -194,12 +206,17 @@ class ServerStderr:
         if end <= start:
             return b""
         try:
-            if hasattr(os, "pread"):
-                return os.pread(self.file.fileno(), end - start, start)
-            self.file.seek(start)  # Windows: no pread
-            return self.file.read(end - start)
+            self._reader.seek(start)
+            return self._reader.read(end - start)
         except (OSError, ValueError):
             return b""
+
+
+def _text(data: bytes, *, cut: bool) -> str:
+    """Bytes as text; after a cut, without the partial first line (it may split a character)."""
+    if cut:
+        data = data.partition(b"\n")[2]
+    return data.decode("utf-8", errors="replace")
 
 
 @functools.cache

@@ -252,6 +252,9 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
         return (yield)
     finally:
         item.config.stash[CURRENT_ITEM] = None
+        # Items live until the run ends; the connections (and the stderr they keep) need not.
+        item.stash[STDERR_MARKS] = {}
+        item.stash[TEST_CONNECTIONS] = []
 
 
 @pytest.hookimpl(wrapper=True, specname="pytest_runtest_makereport")  # a second one; pytest reads pytest_* names only
@@ -263,8 +266,11 @@ def pytest_runtest_makereport_server_stderr(
     marks = item.stash.setdefault(STDERR_MARKS, {})
     # Also those of earlier phases: a session that closed in this teardown is no longer in the pool.
     for connection in dict.fromkeys([*_connections(item), *marks]):
+        if not report.failed:
+            marks[connection] = connection.stderr_position()
+            continue
         marks[connection], text = connection.stderr_since(marks.get(connection, 0))
-        if report.failed and text:
+        if text:
             # "stderr" in the title: pytest's --show-capture applies to it as to its own sections.
             report.sections.append((f"Captured stderr {call.when} from {connection.label}", text))
     return report
@@ -372,9 +378,13 @@ def pytest_configure_node(node: Any) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: object) -> None:
-    """xdist, on the controller: a worker is gone (done, or dead): end the servers it left running."""
+    """xdist, on the controller: a worker died: end the servers it left running.
+
+    Not for a worker that finished (``error`` None) or was interrupted: it is still closing its own
+    sessions gracefully; the controller's unconfigure sweeps up after it.
+    """
     records = node.config.stash.get(SERVER_RECORDS, None)
-    if records is not None:
+    if records is not None and error not in (None, "keyboard-interrupt"):
         _reaper.end_recorded(records / node.gateway.id)
 
 

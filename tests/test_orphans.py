@@ -111,3 +111,16 @@ def test_a_run_ends_only_the_servers_it_started(lifecycle: Project) -> None:
         _reaper.end_all({outer.pid})
         outer.wait(timeout=10)
     assert not running(outer.pid)
+
+
+def test_workers_close_their_servers_gracefully(lifecycle: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each worker lists the tools with a session of its own; one that runs no MCP test keeps it to
+    # the end. It closes it itself (stdin closed), not the controller with a signal.
+    exits = lifecycle.pytester.path / "exits.log"
+    monkeypatch.setenv("LIFECYCLE_EXIT_LOG", str(exits))
+    lifecycle.configure(LIFECYCLE, suite=True)
+    lifecycle.tests("def test_plain():\n    pass\n", name="test_plain")
+    lifecycle.tests("def test_ok(mcp_contract):\n    mcp_contract.call_tool('ok')\n", name="test_ok")
+    result = lifecycle.run("-n", "2", "--dist", "loadfile", "-m", "not mcp_contract")
+    result.assert_outcomes(passed=2)
+    assert exits.read_text().splitlines() == ["clean"] * 3  # the controller's listing and each worker's

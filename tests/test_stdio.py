@@ -319,3 +319,16 @@ def test_an_sdk_that_hides_its_process_gets_one_warning_and_still_works(monkeypa
     with warned, McpContract(target, timeout=30) as contract:
         assert contract.call_tool("ok").structured_content == {"result": 1}
     _cannot_see_the_process.cache_clear()
+
+
+def test_what_the_server_wrote_stays_readable_once_it_is_gone() -> None:
+    with ServerStderr() as errlog:
+        errlog.file.write(b"\xc3\xa9" * 40000 + b"\n" + b"last words\n")  # more than is kept
+        errlog.file.flush()
+        size = errlog.size()
+        errlog.keep()
+        end, text = errlog.since(0)
+        # The kept window starts mid-line (mid-character, even): that partial line is left out.
+        assert (end, text) == (size, "last words\n")
+        assert errlog.since(end) == (size, "")
+        assert errlog.tail() == "\nThe server's stderr ends with:\n    last words"

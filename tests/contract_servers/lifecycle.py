@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from typing import Annotated, Any
@@ -93,8 +94,20 @@ if __name__ == "__main__":
             os._exit(4)
 
         server.list_tools = crash  # type: ignore[method-assign,assignment]
+    exits = os.environ.get("LIFECYCLE_EXIT_LOG")
+    if exits:  # how this process ended: after its stdin closed, or on a signal
+
+        def terminated(*_args: object) -> None:
+            with open(exits, "a") as log:
+                log.write("sigterm\n")
+            os._exit(1)
+
+        signal.signal(signal.SIGTERM, terminated)
     if options.port is None:
         server.run()
+        if exits:
+            with open(exits, "a") as log:
+                log.write("clean\n")
     else:
         import uvicorn
 
