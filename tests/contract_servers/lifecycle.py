@@ -96,9 +96,10 @@ if __name__ == "__main__":
         server.list_tools = crash  # type: ignore[method-assign,assignment]
     exits = os.environ.get("LIFECYCLE_EXIT_LOG")
     if exits:  # how this process ended: after its stdin closed, or on a signal
+        exit_log: str = exits
 
         def terminated(*_args: object) -> None:
-            with open(exits, "a") as log:
+            with open(exit_log, "a") as log:
                 log.write("sigterm\n")
             os._exit(1)
 
