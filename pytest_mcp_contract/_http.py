@@ -106,7 +106,7 @@ class HttpConnection:
             return said + "."
         if isinstance(error, httpx2.ConnectError):
             return f" Nothing accepts connections at {parts.netloc}: start the server, or fix the URL's host and port."
-        if "content type" in str(error).lower():
+        if "content type" in str(error).lower():  # the SDK says so in its message only ("Unexpected content type")
             return " The URL does not answer as an MCP endpoint: check that it is the server's MCP URL, not a web page."
         return ""
 
