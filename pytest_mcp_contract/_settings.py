@@ -18,6 +18,7 @@ Scope = Literal["session", "module", "function"]
 SCOPES: Final[tuple[Scope, ...]] = ("session", "module", "function")
 DEFAULT_TIMEOUT: Final = 30.0
 DEFAULT_SNAPSHOT_DIR: Final = "mcp_contract_snapshots"
+DEFAULT_FUZZ_DEADLINE: Final = 60.0
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,14 @@ class Settings:
     """That file as the ini file names it, for messages."""
     startup_timeout: float = DEFAULT_TIMEOUT
     """Seconds a server started as a command may take to answer ``initialize``."""
+    fuzz: int = 0
+    """Generated argument sets per tool (``--mcp-contract-fuzz``); 0: no fuzzing."""
+    fuzz_seed: int | None = None
+    fuzz_deadline: float = DEFAULT_FUZZ_DEADLINE
+    """Seconds of fuzzing per tool."""
+    fuzz_readonly_only: bool = False
+    fuzz_allow: frozenset[str] = frozenset()
+    """Tools fuzzed whatever their hints say."""
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
@@ -70,6 +79,11 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     allow = parse_allow(cast("list[str]", config.getini("mcp_contract_allow")))
     cases = cast("str", config.getini("mcp_contract_cases")).strip()
 
+    fuzz = _fuzz_count(config)
+    fuzz_deadline = _timeout(
+        cast("str", config.getini("mcp_contract_fuzz_deadline")), "mcp_contract_fuzz_deadline", DEFAULT_FUZZ_DEADLINE
+    )
+
     target = config.getoption("mcp_contract_server")
     source = "--mcp-contract-server"
     if not target:
@@ -91,7 +105,35 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         cases=(project / cases).resolve() if cases else None,
         cases_shown=cases,
         startup_timeout=startup_timeout,
+        fuzz=fuzz,
+        fuzz_seed=config.getoption("mcp_contract_fuzz_seed"),
+        fuzz_deadline=fuzz_deadline,
+        fuzz_readonly_only=bool(config.getini("mcp_contract_fuzz_readonly_only")),
+        fuzz_allow=frozenset(
+            word for line in cast("list[str]", config.getini("mcp_contract_fuzz_allow")) for word in line.split()
+        ),
     )
+
+
+def _fuzz_count(config: pytest.Config) -> int:
+    option = config.getoption("mcp_contract_fuzz")
+    raw = str(option) if option is not None else cast("str", config.getini("mcp_contract_fuzz")).strip() or "0"
+    try:
+        count = int(raw)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise pytest.UsageError(
+            f"--mcp-contract-fuzz / mcp_contract_fuzz = {raw!r} is not a count; give the number of generated "
+            "calls per tool, e.g. --mcp-contract-fuzz 200 (0: no fuzzing)"
+        )
+    if count:
+        from pytest_mcp_contract._fuzz import missing_extra
+
+        problem = missing_extra()
+        if problem is not None:
+            raise pytest.UsageError(problem)
+    return count
 
 
 def project_dir(config: pytest.Config) -> Path:
@@ -163,15 +205,15 @@ def _fields(raw: list[str]) -> tuple[str, ...]:
     return tuple(name for name in fields if name != "output_schema")
 
 
-def _timeout(raw: str, key: str = "mcp_contract_timeout") -> float:
+def _timeout(raw: str, key: str = "mcp_contract_timeout", default: float = DEFAULT_TIMEOUT) -> float:
     text = raw.strip()
     try:
-        value = float(text) if text else DEFAULT_TIMEOUT
+        value = float(text) if text else default
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value <= 0:
         raise pytest.UsageError(
-            f"{key} = {raw!r} is not a timeout; give a positive number of seconds, e.g. {key} = {DEFAULT_TIMEOUT:g}"
+            f"{key} = {raw!r} is not a timeout; give a positive number of seconds, e.g. {key} = {default:g}"
         )
     return value
 

@@ -64,7 +64,9 @@ class ContractItem(pytest.Function):
         return self.path, None, self.nodeid
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
-        if isinstance(excinfo.value, SnapshotProblem | ContractViolationError):
+        from pytest_mcp_contract._fuzz import FuzzFailure
+
+        if isinstance(excinfo.value, SnapshotProblem | ContractViolationError | FuzzFailure):
             return "\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])])
         return super().repr_failure(excinfo)
 
@@ -149,6 +151,12 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
             item.tool_name = name
             item.add_marker(MARKER)
             items.append(item)
+        if settings.fuzz:
+            item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings))
+            item.path = folder
+            item.tool_name = name
+            item.add_marker(MARKER)
+            items.append(item)
         for case in (case for case in listing.cases if case.tool == name):
             item = ContractItem.from_parent(suite, name=f"call[{name}-{case.id}]", callobj=_call_test(case))
             item.path = folder
@@ -170,6 +178,22 @@ def _call_test(case: Case) -> Callable[..., None]:
 
     call.__module__ = __name__
     return call
+
+
+def _fuzz_test(tool_name: str, settings: Settings) -> Callable[..., None]:
+    def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+        __tracebackhide__ = True
+        from pytest_mcp_contract._fuzz import fuzz_tool, skip_reason
+
+        tool = _listed(request, tool_name)
+        reason = skip_reason(tool, settings)
+        if reason is not None:
+            pytest.skip(reason)
+        calls = fuzz_tool(_client(request), tool, settings, project_dir(request.config))
+        record(request.node, "fuzz", server=_name(settings), tool=tool_name, calls=calls)
+
+    fuzz.__module__ = __name__
+    return fuzz
 
 
 def failing_item(session: pytest.Session, settings: Settings, message: str) -> pytest.Item:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult, Tool
 
-    from pytest_mcp_contract._session import Connection
+    from pytest_mcp_contract._session import Answer, Connection
     from pytest_mcp_contract._violations import Violation
 
 T = TypeVar("T")
@@ -375,6 +375,14 @@ class McpContract:
         except MCPError as error:
             self._session.refused(name, args, error, expect_error=expect_error)
         return self._session.judge(name, args, answer, expect_error=expect_error)
+
+    def _answer(self, name: str, arguments: dict[str, Any]) -> Answer:
+        """The raw answer to a call, unchecked and unjudged (the fuzzer judges it by its own rule)."""
+        __tracebackhide__ = True
+        limit = self._session.timeout
+        return self._host.run(
+            self._session.request(name, arguments), limit, lambda: ToolTimeoutError(name, limit), label=f"tool {name!r}"
+        )
 
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
         """The violations of a result obtained elsewhere (say, through :attr:`client`).

@@ -16,6 +16,7 @@ CheckId = Literal[
     "structured-invalid",
     "content-mismatch",
     "tool-error",
+    "input-crash",
 ]
 
 CHECKS: Final[Mapping[CheckId, str]] = {
@@ -45,6 +46,10 @@ CHECKS: Final[Mapping[CheckId, str]] = {
     "tool-error": (
         "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test "
         "wants it. An expected error that did not come: check the call's arguments, or drop expect_error."
+    ),
+    "input-crash": (
+        "Arguments the input schema allows must get an answer: a result, or a tool error (is_error) that says "
+        "what is wrong with them; never a JSON-RPC error or silence. Validate the arguments in the tool."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

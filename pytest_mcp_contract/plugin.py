@@ -21,7 +21,14 @@ from pytest_mcp_contract import _reaper
 from pytest_mcp_contract._expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
-from pytest_mcp_contract._settings import DEFAULT_SNAPSHOT_DIR, DEFAULT_TIMEOUT, SCOPES, Settings, read_settings
+from pytest_mcp_contract._settings import (
+    DEFAULT_FUZZ_DEADLINE,
+    DEFAULT_SNAPSHOT_DIR,
+    DEFAULT_TIMEOUT,
+    SCOPES,
+    Settings,
+    read_settings,
+)
 from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, SUITE, covers_project
 
 if TYPE_CHECKING:
@@ -108,6 +115,41 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         default=None,
         help="Write a Markdown report of the contract run (schema changes, tool checks, calls) to PATH.",
+    )
+    group.addoption(
+        "--mcp-contract-fuzz",
+        dest="mcp_contract_fuzz",
+        metavar="N",
+        default=None,
+        help="Fuzz every tool: N calls with arguments generated from its input schema, shrunk to the smallest "
+        "that breaks its contract (needs the fuzz extra). Overrides ini mcp_contract_fuzz.",
+    )
+    group.addoption(
+        "--mcp-contract-fuzz-seed",
+        dest="mcp_contract_fuzz_seed",
+        metavar="SEED",
+        type=int,
+        default=None,
+        help="Seed for the generated arguments, so a CI run is repeatable.",
+    )
+    parser.addini("mcp_contract_fuzz", "Generated calls per tool, as for --mcp-contract-fuzz (default: 0, no fuzzing).")
+    parser.addini(
+        "mcp_contract_fuzz_deadline",
+        f"Seconds of fuzzing per tool (default: {DEFAULT_FUZZ_DEADLINE:g}).",
+        type="string",
+        default=str(DEFAULT_FUZZ_DEADLINE),
+    )
+    parser.addini(
+        "mcp_contract_fuzz_readonly_only",
+        "Fuzz only tools that say readOnlyHint: true (tools that say destructiveHint: true never are).",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
+        "mcp_contract_fuzz_allow",
+        "Tools fuzzed whatever their hints say, by name.",
+        type="linelist",
+        default=[],
     )
     parser.addini(
         "mcp_contract_server_env",

@@ -22,6 +22,7 @@ from typing import Any
 # Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
 # it (0.7 s) for every inner session: modules imported before a run survive it.
 import httpcore2  # noqa: F401 (httpx2 maps its errors by class: one copy, or ConnectError is not one)
+import hypothesis  # noqa: F401 (its pytest plugin imports it in every inner run: 0.6 s each, unless kept)
 import mcp.client.streamable_http  # noqa: F401
 import pytest
 from mcp import types

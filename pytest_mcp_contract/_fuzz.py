@@ -1,0 +1,265 @@
+"""Property-based contract testing: arguments generated from a tool's input schema, shrunk when they break it.
+
+Every generated call must end in a tool error (``is_error``: a legitimate answer to bad-but-valid
+input) or in a result that passes every check. A JSON-RPC error or no answer at all is an
+``input-crash``. In process, an error that is the SDK rejecting the tool's own return value is a
+``structured-invalid``: the tool broke its schema, and the SDK only hid it.
+
+Hypothesis (with hypothesis-jsonschema) generates and shrinks; both come with the ``fuzz`` extra
+and are imported only when fuzzing is asked for. Each tool gets an example database of its own, so
+a failure is tried first on the next run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from pytest_mcp_contract._violations import ContractViolationError, Violation
+
+if TYPE_CHECKING:
+    from mcp.types import Tool
+
+    from pytest_mcp_contract._settings import Settings
+    from pytest_mcp_contract._sync import McpContract
+
+EXTRA: Final = "pip install 'pytest-mcp-contract[fuzz]'"
+DATABASE: Final = Path(".hypothesis") / "mcp-contract"
+"""Under the project folder: one example database per server and tool."""
+LAST_FAILURE: Final = "last-failure.json"
+"""Beside it, the smallest failing arguments of the last run, tried first (with or without a seed)."""
+
+
+class FuzzFailure(AssertionError):
+    """Generated arguments broke a tool's contract; the message shows the smallest call that does."""
+
+
+FuzzFailure.__module__ = "pytest_mcp_contract"
+
+
+def missing_extra() -> str | None:
+    """Why fuzzing cannot run here, or None."""
+    from importlib.util import find_spec
+
+    # Found, not imported: Hypothesis warns when a plugin imports it while pytest starts.
+    for name in ("hypothesis", "hypothesis_jsonschema"):
+        if find_spec(name) is None:
+            return f"--mcp-contract-fuzz needs {name!r}, which comes with the fuzz extra: {EXTRA}"
+    return None
+
+
+def skip_reason(tool: Tool, settings: Settings) -> str | None:
+    """Why a tool is not fuzzed: a tool that may change the world is only called when allowed by name."""
+    if tool.name in settings.fuzz_allow:
+        return None
+    hints = tool.annotations
+    allow = f"allow it with mcp_contract_fuzz_allow = {tool.name}"
+    if hints is not None and hints.destructive_hint is True:
+        return f"{tool.name!r} says destructiveHint: true; {allow}"
+    if settings.fuzz_readonly_only and not (hints is not None and hints.read_only_hint is True):
+        return f"{tool.name!r} does not say readOnlyHint: true (mcp_contract_fuzz_readonly_only); {allow}"
+    return None
+
+
+@dataclass
+class _Broke(Exception):
+    """Raised inside Hypothesis's test so it shrinks the arguments; carries what broke."""
+
+    arguments: dict[str, Any]
+    violations: list[Violation]
+
+
+def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path) -> int:
+    """Call ``tool`` with up to ``settings.fuzz`` generated argument sets; return the calls made.
+
+    Raises :class:`FuzzFailure` with the smallest failing call Hypothesis found.
+    """
+    __tracebackhide__ = True
+    import hypothesis
+    from hypothesis import HealthCheck, Verbosity, given
+    from hypothesis.database import DirectoryBasedExampleDatabase
+    from hypothesis.errors import FlakyFailure, Unsatisfiable
+    from hypothesis_jsonschema import from_schema
+
+    strategy = from_schema(tool.input_schema or {"type": "object"})
+    budget_ends = time.monotonic() + settings.fuzz_deadline
+    calls = 0
+    broken = False
+
+    def call(arguments: dict[str, Any]) -> None:
+        nonlocal calls, broken
+        if time.monotonic() > budget_ends and not broken:
+            hypothesis.reject()  # the tool's time is up: no more searching (shrinking a failure goes on)
+        calls += 1
+        violations = probe(client, tool, arguments, settings)
+        if violations:
+            broken = True
+            raise _Broke(arguments, violations)
+
+    from pytest_mcp_contract._session import server_name
+
+    folder = project / DATABASE / _safe(server_name(client.server)) / _safe(tool.name)
+    last = folder / LAST_FAILURE
+    _replay(client, tool, settings, last, project)
+    test = hypothesis.settings(
+        max_examples=settings.fuzz,
+        deadline=None,  # a slow call is the call timeout's business (input-crash)
+        database=DirectoryBasedExampleDatabase(str(folder)),
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        print_blob=False,
+    )(given(strategy)(call))
+    if settings.fuzz_seed is not None:
+        test = hypothesis.seed(settings.fuzz_seed)(test)
+    try:
+        with _quiet_rich_tracebacks():
+            test()
+    except _Broke as broke:
+        _remember(last, broke)
+        raise FuzzFailure(_message(tool.name, broke, calls, folder, project, flaky=False)) from None
+    except FlakyFailure as flaky:
+        replayed = next((error for error in flaky.exceptions if isinstance(error, _Broke)), None)
+        if replayed is None:
+            raise
+        _remember(last, replayed)
+        raise FuzzFailure(_message(tool.name, replayed, calls, folder, project, flaky=True)) from None
+    except Unsatisfiable:
+        pass  # the time budget ran out before any call: nothing was found
+    return calls
+
+
+@contextlib.contextmanager
+def _quiet_rich_tracebacks() -> Iterator[None]:
+    """MCPServer logs each crash through rich with a full traceback: about a second each, and
+    fuzzing makes crashes by the hundred. Their causes are recorded anyway (``_inprocess``)."""
+    handlers = [handler for handler in logging.getLogger().handlers if type(handler).__name__ == "RichHandler"]
+    levels = [handler.level for handler in handlers]
+    for handler in handlers:
+        handler.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for handler, level in zip(handlers, levels, strict=True):
+            handler.setLevel(level)
+
+
+def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> list[Violation]:
+    """What one generated call broke: nothing for a tool error or a result that passes every check."""
+    from mcp.shared.exceptions import MCPError
+
+    from pytest_mcp_contract._checks import result_violations
+    from pytest_mcp_contract._errors import ToolTimeoutError
+    from pytest_mcp_contract._expect import Referee
+    from pytest_mcp_contract._inprocess import registration
+
+    name = tool.name
+    try:
+        answer = client._answer(name, arguments)
+    except MCPError as error:
+        message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
+        return [Violation("input-crash", name, message)]
+    except ToolTimeoutError as error:
+        return [Violation("input-crash", name, f"no answer: {error}")]
+    result = answer.result
+    if result.is_error:
+        if answer.cause is not None and _rejected_output(name, answer.cause):
+            message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
+            violations = [Violation("structured-invalid", name, message)]
+        else:
+            return []  # a legitimate answer to arguments the tool cannot serve
+    else:
+        violations = result_violations(
+            tool,
+            result,
+            expect_error=False,
+            facts=registration(client.server, name),
+            cause=None,
+            check_formats=settings.check_formats,
+        )
+    return Referee([], settings.allow).judge(name, answer, violations).failing if violations else []
+
+
+def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path) -> None:
+    """The last run's failure first, by our own record (Hypothesis skips its database given a seed)."""
+    __tracebackhide__ = True
+    if not last.is_file():
+        return
+    try:
+        arguments = json.loads(last.read_text(encoding="utf-8"))
+    except ValueError:
+        arguments = None
+    if isinstance(arguments, dict):
+        violations = probe(client, tool, arguments, settings)
+        if violations:
+            broke = _Broke(arguments, violations)
+            raise FuzzFailure(_message(tool.name, broke, 1, last.parent, project, flaky=False))
+    last.unlink()  # mended: search afresh
+
+
+def _remember(path: Path, broke: _Broke) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(broke.arguments, ensure_ascii=False), encoding="utf-8")
+
+
+def _rejected_output(tool: str, cause: str) -> bool:
+    # MCPServer validates a return value against its output model, named after the function
+    # ("<function>Output"), before it sends it: a failure there is the tool breaking its schema.
+    return re.match(r"ValidationError \(\w*Output\)", cause) is not None
+
+
+def _message(tool: str, broke: _Broke, calls: int, folder: Path, project: Path, *, flaky: bool) -> str:
+    arguments = json.dumps(broke.arguments, ensure_ascii=False)
+    found = str(ContractViolationError(broke.violations, tool=tool, arguments=broke.arguments))
+    where = folder.relative_to(project) if folder.is_relative_to(project) else folder
+    lines = [
+        f"fuzzing {tool!r} found arguments that break its contract ({calls} call{'s' * (calls != 1)}); "
+        "the smallest Hypothesis found:",
+        f"    mcp_contract.call_tool({json.dumps(tool)}, {arguments})",
+        "",
+        found,
+        "",
+        f"The next run tries these arguments first ({where / LAST_FAILURE}). To keep them as a case, add to "
+        "the mcp_contract_cases file:",
+        *(f"    {line}" for line in _case(tool, broke.arguments)),
+    ]
+    if flaky:
+        lines.insert(
+            1, "(flaky: the same arguments did not break it again when replayed; the tool's answer depends on more)"
+        )
+    return "\n".join(lines)
+
+
+def _case(tool: str, arguments: dict[str, Any]) -> list[str]:
+    """The call as a case for the cases file: TOML, or JSON when TOML cannot hold a value (null)."""
+    try:
+        return ["[[case]]", f"tool = {json.dumps(tool)}", f"arguments = {_toml(arguments)}"]
+    except ValueError:
+        return [json.dumps({"tool": tool, "arguments": arguments}, ensure_ascii=False) + "  (JSON cases file)"]
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, dict):
+        items = ", ".join(f"{_toml_key(key)} = {_toml(item)}" for key, item in value.items())
+        return "{" + items + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        return json.dumps(value, ensure_ascii=False)
+    raise ValueError("TOML has no null")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "_"

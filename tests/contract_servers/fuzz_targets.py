@@ -1,0 +1,72 @@
+"""Tools for the fuzzing tests: some break their contract only for some inputs; FUZZ_FIXED=1 mends them."""
+
+from __future__ import annotations
+
+import math
+import os
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+mcp = MCPServer("fuzz-targets", log_level="WARNING")
+
+STOCK = {"apple": 3, "pear": 0}
+
+
+def _fixed() -> bool:
+    return os.environ.get("FUZZ_FIXED") == "1"
+
+
+@mcp.tool()
+def average(values: list[float]) -> float:
+    """NaN for an empty list (the text says NaN, structured_content holds null): breaks -> float."""
+    if not values:
+        if _fixed():
+            raise ToolError("no values to average")
+        return math.nan
+    return math.fsum(values) / len(values)
+
+
+@mcp.tool()
+def stock(item: str) -> int:
+    """None for an unknown item: the SDK refuses the return value and answers with an error."""
+    count = STOCK.get(item)
+    if count is None and _fixed():
+        raise ToolError(f"unknown item {item!r}")
+    return count  # type: ignore[return-value]
+
+
+@mcp.tool()
+def strict_echo(text: str) -> str:
+    """A JSON-RPC error for text the input schema allows (empty): an input-crash."""
+    if not text and not _fixed():
+        raise MCPError(code=-32603, message="cannot echo nothing")
+    return text or "(nothing)"
+
+
+class Reading(BaseModel):
+    station: str
+    celsius: float = Field(ge=-90, le=60)
+
+
+@mcp.tool()
+def reading(station: str, celsius: float) -> Reading:
+    """Healthy: out-of-range input is a tool error, in-range input a valid result."""
+    if not -90 <= celsius <= 60:
+        raise ToolError(f"{celsius} is out of range")
+    return Reading(station=station, celsius=celsius)
+
+
+@mcp.tool()
+def tags(words: list[str], limit: int = 3) -> list[str]:
+    """Healthy: a list result, one text block per item."""
+    return sorted(set(words))[: max(limit, 0)]
+
+
+@mcp.tool(annotations=ToolAnnotations(destructive_hint=True))
+def wipe(table: str) -> str:
+    """Destructive: never fuzzed unless allowed by name (every call is an input-crash, so a call shows)."""
+    raise MCPError(code=-32603, message=f"wiped {table!r}")

@@ -1,0 +1,157 @@
+"""--mcp-contract-fuzz: generated arguments, shrunk counterexamples, replayed first, no false alarms."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import Project, target
+
+FUZZ = target("fuzz_targets", "mcp")
+
+
+@pytest.fixture
+def fuzzing(project: Project, monkeypatch: pytest.MonkeyPatch) -> Project:
+    monkeypatch.delenv("FUZZ_FIXED", raising=False)
+    project.configure(FUZZ, suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    return project
+
+
+def test_a_tool_that_breaks_only_for_some_inputs_fails_with_the_smallest_call(
+    fuzzing: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and average")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "fuzzing 'average' found arguments that break its contract (* calls); the smallest Hypothesis found:",
+            '    mcp_contract.call_tool("average", {"values": []})',
+            "",
+            "tool 'average' called with {\"values\": []} broke its contract (2 violations):",
+            "[[]structured-invalid[]] at /result",
+            "  None is not of type 'number' (schema keyword 'type' at /properties/result/type)",
+            "[[]content-mismatch[]] at /result",
+            '  text block 0 says "NaN" but structured_content /result is null',
+            "*",
+            "*",
+            "*",
+            "",
+            "The next run tries these arguments first (.hypothesis/mcp-contract/fuzz-targets/average/last-failure.json)."
+            " To keep them as a case, add to the mcp_contract_cases file:",
+            "    [[][[]case[]][]]",
+            '    tool = "average"',
+            "    arguments = {values = []}",
+        ]
+    )
+    # The next run replays it first: one call, the same counterexample.
+    result = fuzzing.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and average")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["fuzzing 'average' found arguments that break its contract (1 call); *"])
+    # Mended, it passes, and the record is gone.
+    monkeypatch.setenv("FUZZ_FIXED", "1")
+    fuzzing.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and average").assert_outcomes(
+        passed=1
+    )
+    assert not (fuzzing.pytester.path / ".hypothesis/mcp-contract/fuzz-targets/average/last-failure.json").exists()
+
+
+def test_a_return_value_the_sdk_refuses_is_structured_invalid(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and stock")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '    mcp_contract.call_tool("stock", {"item": ""})',
+            "[[]structured-invalid[]]",
+            "  the SDK refused the tool's return value and answered with an error instead: ValidationError "
+            "(stockOutput): result: Input should be a valid integer",
+        ]
+    )
+
+
+def test_a_json_rpc_error_for_allowed_input_is_an_input_crash(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and strict_echo")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '    mcp_contract.call_tool("strict_echo", {"text": ""})',
+            "[[]input-crash[]]",
+            "  the server answered with a JSON-RPC error instead of a result: cannot echo nothing",
+            "- input-crash: Arguments the input schema allows must get an answer: *",
+        ]
+    )
+
+
+def test_healthy_tools_and_tool_errors_raise_no_false_alarm(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "300", "-k", "fuzz and (reading or tags)", "-rs")
+    result.assert_outcomes(passed=2)
+
+
+def test_a_destructive_tool_is_not_fuzzed_unless_allowed_by_name(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "5", "-k", "fuzz and wipe", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        ["SKIPPED [[]1[]] *: 'wipe' says destructiveHint: true; allow it with mcp_contract_fuzz_allow = wipe"]
+    )
+    # Allowed, it is called (every call to it is an input-crash).
+    result = fuzzing.run("--mcp-contract-fuzz", "5", "-k", "fuzz and wipe", "-o", "mcp_contract_fuzz_allow=wipe")
+    result.assert_outcomes(failed=1)
+
+
+def test_readonly_only_skips_tools_that_do_not_say_so(fuzzing: Project) -> None:
+    result = fuzzing.run(
+        "--mcp-contract-fuzz", "5", "-k", "fuzz and tags", "-o", "mcp_contract_fuzz_readonly_only=true", "-rs"
+    )
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        ["SKIPPED [[]1[]] *: 'tags' does not say readOnlyHint: true (mcp_contract_fuzz_readonly_only); *"]
+    )
+
+
+def test_the_example_server_survives_a_thousand_generated_calls(pytester: pytest.Pytester, example: Path) -> None:
+    # Seven tools, 150 calls each: every answer a valid result or a tool error.
+    result = pytester.runpytest(
+        str(example),
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "fuzz",
+        "--mcp-contract-fuzz",
+        "150",
+        "-W",
+        "ignore::DeprecationWarning",
+    )
+    result.assert_outcomes(passed=7)
+
+
+def test_a_bad_count_stops_pytest(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "lots")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: --mcp-contract-fuzz / mcp_contract_fuzz = 'lots' is not a count; give the number of generated "
+            "calls per tool, e.g. --mcp-contract-fuzz 200 (0: no fuzzing)"
+        ]
+    )
+
+
+def test_without_the_extra_fuzzing_is_a_usage_error_that_says_what_to_install(fuzzing: Project) -> None:
+    # None in sys.modules is how Python says "this package is not there" (find_spec answers None).
+    script = fuzzing.pytester.makepyfile(
+        hide="""
+import sys
+import pytest
+
+sys.modules["hypothesis_jsonschema"] = None
+sys.exit(pytest.main(["--mcp-contract-fuzz", "5"]))
+"""
+    )
+    result = fuzzing.pytester.run(sys.executable, str(script))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: --mcp-contract-fuzz needs 'hypothesis_jsonschema', which comes with the fuzz extra: "
+            "pip install 'pytest-mcp-contract[fuzz]'"
+        ]
+    )
