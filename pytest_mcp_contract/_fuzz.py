@@ -40,6 +40,11 @@ LAST_FAILURE: Final = "last-failure.json"
 class FuzzFailure(AssertionError):
     """Generated arguments broke a tool's contract; the message shows the smallest call that does."""
 
+    def __init__(self, message: str, *, calls: int, violations: list[Violation]) -> None:
+        super().__init__(message)
+        self.calls = calls
+        self.violations = violations
+
 
 FuzzFailure.__module__ = "pytest_mcp_contract"
 
@@ -88,7 +93,7 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
     from hypothesis.errors import FlakyFailure, Unsatisfiable
     from hypothesis_jsonschema import from_schema
 
-    strategy = from_schema(tool.input_schema or {"type": "object"})
+    strategy = from_schema(_declared_only(tool.input_schema or {"type": "object"}))
     budget_ends = time.monotonic() + settings.fuzz_deadline
     calls = 0
     broken = False
@@ -123,13 +128,15 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
             test()
     except _Broke as broke:
         _remember(last, broke)
-        raise FuzzFailure(_message(tool.name, broke, calls, folder, project, flaky=False)) from None
+        message = _message(tool.name, broke, calls, folder, project, flaky=False)
+        raise FuzzFailure(message, calls=calls, violations=broke.violations) from None
     except FlakyFailure as flaky:
         replayed = next((error for error in flaky.exceptions if isinstance(error, _Broke)), None)
         if replayed is None:
             raise
         _remember(last, replayed)
-        raise FuzzFailure(_message(tool.name, replayed, calls, folder, project, flaky=True)) from None
+        message = _message(tool.name, replayed, calls, folder, project, flaky=True)
+        raise FuzzFailure(message, calls=calls, violations=replayed.violations) from None
     except Unsatisfiable:
         pass  # the time budget ran out before any call: nothing was found
     return calls
@@ -186,6 +193,14 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     return Referee([], settings.allow).judge(name, answer, violations).failing if violations else []
 
 
+def _declared_only(schema: dict[str, Any]) -> dict[str, Any]:
+    """The input schema, closed to keys it does not declare unless it says otherwise: random extra
+    keys (most servers ignore them) cost most of the generating, and find nothing."""
+    if "additionalProperties" in schema or not isinstance(schema.get("properties"), dict):
+        return schema
+    return {**schema, "additionalProperties": False}
+
+
 def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path) -> None:
     """The last run's failure first, by our own record (Hypothesis skips its database given a seed)."""
     __tracebackhide__ = True
@@ -199,7 +214,8 @@ def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, pro
         violations = probe(client, tool, arguments, settings)
         if violations:
             broke = _Broke(arguments, violations)
-            raise FuzzFailure(_message(tool.name, broke, 1, last.parent, project, flaky=False))
+            message = _message(tool.name, broke, 1, last.parent, project, flaky=False)
+            raise FuzzFailure(message, calls=1, violations=violations)
     last.unlink()  # mended: search afresh
 
 

@@ -83,6 +83,9 @@ class ContractReport:
             elif data["kind"] == "checks":
                 tool.checks = data["violations"]
                 tool.allowed_checks = data["allowed"]
+            elif data["kind"] == "fuzz":  # generated calls: checked calls too, their violations failing ones
+                tool.calls += data["calls"]
+                tool.call_violations.update(data["violations"])
             elif data["kind"] == "calls":
                 tool.calls += data["count"]
                 (tool.expected_violations if passed else tool.call_violations).update(data["violations"])

@@ -183,14 +183,19 @@ def _call_test(case: Case) -> Callable[..., None]:
 def _fuzz_test(tool_name: str, settings: Settings) -> Callable[..., None]:
     def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
-        from pytest_mcp_contract._fuzz import fuzz_tool, skip_reason
+        from pytest_mcp_contract._fuzz import FuzzFailure, fuzz_tool, skip_reason
 
         tool = _listed(request, tool_name)
         reason = skip_reason(tool, settings)
         if reason is not None:
             pytest.skip(reason)
-        calls = fuzz_tool(_client(request), tool, settings, project_dir(request.config))
-        record(request.node, "fuzz", server=_name(settings), tool=tool_name, calls=calls)
+        try:
+            calls = fuzz_tool(_client(request), tool, settings, project_dir(request.config))
+        except FuzzFailure as failure:
+            checks = [violation.check for violation in failure.violations]
+            record(request.node, "fuzz", server=_name(settings), tool=tool_name, calls=failure.calls, violations=checks)
+            raise
+        record(request.node, "fuzz", server=_name(settings), tool=tool_name, calls=calls, violations=[])
 
     fuzz.__module__ = __name__
     return fuzz

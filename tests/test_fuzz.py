@@ -123,6 +123,10 @@ def test_the_example_server_survives_a_thousand_generated_calls(pytester: pytest
         "ignore::DeprecationWarning",
     )
     result.assert_outcomes(passed=7)
+    calls = int(
+        next(line for line in result.stdout.lines if line.startswith("tool calls checked:")).split()[3].strip(",")
+    )
+    assert calls >= 1000
 
 
 def test_a_bad_count_stops_pytest(fuzzing: Project) -> None:
