@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Project, target
+from conftest import SERVERS, Project, target
 
 FUZZ = target("fuzz_targets", "mcp")
 
@@ -158,4 +158,20 @@ sys.exit(pytest.main(["--mcp-contract-fuzz", "5"]))
             "ERROR: --mcp-contract-fuzz needs 'hypothesis_jsonschema', which comes with the fuzz extra: "
             "pip install 'pytest-mcp-contract[fuzz]'"
         ]
+    )
+
+
+def test_a_server_started_as_a_command_is_fuzzed_the_same_way(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("FUZZ_FIXED", raising=False)
+    command = f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}"
+    project.configure(command, suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run(
+        "--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and (average or tags)"
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ['    mcp_contract.call_tool("average", {"values": []})', "[[]structured-invalid[]] at /result"]
     )

@@ -70,3 +70,7 @@ def tags(words: list[str], limit: int = 3) -> list[str]:
 def wipe(table: str) -> str:
     """Destructive: never fuzzed unless allowed by name (every call is an input-crash, so a call shows)."""
     raise MCPError(code=-32603, message=f"wiped {table!r}")
+
+
+if __name__ == "__main__":  # the same tools over stdio
+    mcp.run()
