@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contract._snapshots import file_stem
 from pytest_mcp_contract._violations import ContractViolationError, Violation
 
 if TYPE_CHECKING:
@@ -81,64 +83,101 @@ class _Broke(Exception):
     violations: list[Violation]
 
 
-def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path) -> int:
+class _Stop(BaseException):
+    """Ends the search at once (a BaseException: Hypothesis passes it through, neither failing nor
+    shrinking): the time is up, or the server is gone."""
+
+
+def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path) -> int:  # noqa: PLR0915 (one search, top to bottom)
     """Call ``tool`` with up to ``settings.fuzz`` generated argument sets; return the calls made.
 
-    Raises :class:`FuzzFailure` with the smallest failing call Hypothesis found.
+    Raises :class:`FuzzFailure` with the smallest failing call Hypothesis found, and
+    ``pytest.skip`` when no arguments can be generated from the input schema.
     """
     __tracebackhide__ = True
     import hypothesis
-    from hypothesis import HealthCheck, Verbosity, given
+    import pytest
+    from hypothesis import HealthCheck, Phase, Verbosity, given
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import FlakyFailure, Unsatisfiable
     from hypothesis_jsonschema import from_schema
 
-    strategy = from_schema(_declared_only(tool.input_schema or {"type": "object"}))
+    from pytest_mcp_contract._session import SessionError, server_name
+
+    schema = tool.input_schema or {"type": "object"}
+    strategy = from_schema(_declared_only(schema))
     budget_ends = time.monotonic() + settings.fuzz_deadline
     calls = 0
-    broken = False
+    best: _Broke | None = None
+    """The last failure: Hypothesis only tries smaller ones after the first."""
+    stopped = ""
+    outside = random.getstate()
 
     def call(arguments: dict[str, Any]) -> None:
-        nonlocal calls, broken
-        if time.monotonic() > budget_ends and not broken:
-            hypothesis.reject()  # the tool's time is up: no more searching (shrinking a failure goes on)
+        nonlocal calls, best, stopped, outside
+        if time.monotonic() > budget_ends:
+            stopped = "the time limit (mcp_contract_fuzz_deadline) ended the search"
+            raise _Stop
         calls += 1
-        violations = probe(client, tool, arguments, settings)
+        # Hypothesis seeds the global random for each example; an in-process server must not see that.
+        inside = random.getstate()
+        random.setstate(outside)
+        try:
+            violations = probe(client, tool, arguments, settings)
+        except SessionError as error:
+            best = _Broke(arguments, [Violation("input-crash", tool.name, f"the server went away: {error}")])
+            stopped = "the server is gone, so the search stopped"
+            raise _Stop from None
+        finally:
+            outside = random.getstate()
+            random.setstate(inside)
         if violations:
-            broken = True
-            raise _Broke(arguments, violations)
+            best = _Broke(arguments, violations)
+            raise best
 
-    from pytest_mcp_contract._session import server_name
-
-    folder = project / DATABASE / _safe(server_name(client.server)) / _safe(tool.name)
+    folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
     last = folder / LAST_FAILURE
     _replay(client, tool, settings, last, project)
     test = hypothesis.settings(
+        # Not the project's Hypothesis profile: these are settings of the plugin's own.
+        parent=hypothesis.settings.get_profile("default"),
         max_examples=settings.fuzz,
         deadline=None,  # a slow call is the call timeout's business (input-crash)
         database=DirectoryBasedExampleDatabase(str(folder)),
         suppress_health_check=list(HealthCheck),
         verbosity=Verbosity.quiet,
+        phases=tuple(Phase),
+        derandomize=False,
         print_blob=False,
     )(given(strategy)(call))
     if settings.fuzz_seed is not None:
         test = hypothesis.seed(settings.fuzz_seed)(test)
+    found: _Broke | None = None
+    flaky = False
     try:
         with _quiet_rich_tracebacks():
             test()
     except _Broke as broke:
-        _remember(last, broke)
-        message = _message(tool.name, broke, calls, folder, project, flaky=False)
-        raise FuzzFailure(message, calls=calls, violations=broke.violations) from None
-    except FlakyFailure as flaky:
-        replayed = next((error for error in flaky.exceptions if isinstance(error, _Broke)), None)
-        if replayed is None:
+        found = broke
+    except _Stop:
+        found = best
+    except FlakyFailure as error:
+        found = next((error for error in error.exceptions if isinstance(error, _Broke)), None)
+        if found is None:
             raise
-        _remember(last, replayed)
-        message = _message(tool.name, replayed, calls, folder, project, flaky=True)
-        raise FuzzFailure(message, calls=calls, violations=replayed.violations) from None
+        flaky = True
     except Unsatisfiable:
-        pass  # the time budget ran out before any call: nothing was found
+        pass
+    except Exception as error:
+        if type(error).__module__.startswith("hypothesis_jsonschema"):
+            pytest.skip(f"cannot generate arguments from {tool.name!r}'s input schema: {error}")
+        raise
+    if found is not None:
+        _remember(last, found)
+        message = _message(tool.name, found, calls, folder, project, flaky=flaky, stopped=stopped)
+        raise FuzzFailure(message, calls=calls, violations=found.violations)
+    if calls == 0 and not stopped:
+        pytest.skip(f"no arguments could be generated that {tool.name!r}'s input schema allows")
     return calls
 
 
@@ -171,9 +210,10 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
         answer = client._answer(name, arguments)
     except MCPError as error:
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
-        return [Violation("input-crash", name, message)]
+        return Referee([], settings.allow).judge(name, None, [Violation("input-crash", name, message)]).failing
     except ToolTimeoutError as error:
-        return [Violation("input-crash", name, f"no answer: {error}")]
+        crash = Violation("input-crash", name, f"no answer: {error}")
+        return Referee([], settings.allow).judge(name, None, [crash]).failing
     result = answer.result
     if result.is_error:
         if answer.cause is not None and _rejected_output(name, answer.cause):
@@ -195,8 +235,14 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
 
 def _declared_only(schema: dict[str, Any]) -> dict[str, Any]:
     """The input schema, closed to keys it does not declare unless it says otherwise: random extra
-    keys (most servers ignore them) cost most of the generating, and find nothing."""
-    if "additionalProperties" in schema or not isinstance(schema.get("properties"), dict):
+    keys (most servers ignore them) cost most of the generating, and find nothing. Only a plain
+    object schema is closed: keys declared elsewhere (allOf, a $ref) must stay possible."""
+    properties = schema.get("properties")
+    plain = not any(key in schema for key in ("additionalProperties", "allOf", "anyOf", "oneOf", "$ref", "if"))
+    required = schema.get("required", [])
+    if not (plain and isinstance(properties, dict) and isinstance(required, list)):
+        return schema
+    if not all(key in properties for key in required):
         return schema
     return {**schema, "additionalProperties": False}
 
@@ -210,13 +256,26 @@ def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, pro
         arguments = json.loads(last.read_text(encoding="utf-8"))
     except ValueError:
         arguments = None
-    if isinstance(arguments, dict):
+    if isinstance(arguments, dict) and _allowed(tool, arguments):
         violations = probe(client, tool, arguments, settings)
         if violations:
             broke = _Broke(arguments, violations)
-            message = _message(tool.name, broke, 1, last.parent, project, flaky=False)
+            message = _message(
+                tool.name, broke, 1, last.parent, project, flaky=False, stopped="replayed from the last run"
+            )
             raise FuzzFailure(message, calls=1, violations=violations)
     last.unlink()  # mended: search afresh
+
+
+def _allowed(tool: Tool, arguments: dict[str, Any]) -> bool:
+    """Whether the input schema (it may have changed since) still allows these arguments."""
+    from jsonschema.validators import validator_for
+
+    schema = tool.input_schema or {"type": "object"}
+    try:
+        return bool(validator_for(schema)(schema).is_valid(arguments))
+    except Exception:  # an unusable schema: replaying proves nothing
+        return False
 
 
 def _remember(path: Path, broke: _Broke) -> None:
@@ -230,7 +289,9 @@ def _rejected_output(tool: str, cause: str) -> bool:
     return re.match(r"ValidationError \(\w*Output\)", cause) is not None
 
 
-def _message(tool: str, broke: _Broke, calls: int, folder: Path, project: Path, *, flaky: bool) -> str:
+def _message(
+    tool: str, broke: _Broke, calls: int, folder: Path, project: Path, *, flaky: bool, stopped: str = ""
+) -> str:
     arguments = json.dumps(broke.arguments, ensure_ascii=False)
     found = str(ContractViolationError(broke.violations, tool=tool, arguments=broke.arguments))
     where = folder.relative_to(project) if folder.is_relative_to(project) else folder
@@ -249,6 +310,8 @@ def _message(tool: str, broke: _Broke, calls: int, folder: Path, project: Path, 
         lines.insert(
             1, "(flaky: the same arguments did not break it again when replayed; the tool's answer depends on more)"
         )
+    if stopped:
+        lines.insert(1, f"({stopped}; these are the smallest arguments found by then)")
     return "\n".join(lines)
 
 
@@ -275,7 +338,3 @@ def _toml(value: Any) -> str:
 
 def _toml_key(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "_"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -145,6 +146,7 @@ def test_without_the_extra_fuzzing_is_a_usage_error_that_says_what_to_install(fu
     script = fuzzing.pytester.makepyfile(
         hide="""
 import sys
+import time
 import pytest
 
 sys.modules["hypothesis_jsonschema"] = None
@@ -175,3 +177,19 @@ def test_a_server_started_as_a_command_is_fuzzed_the_same_way(
     result.stdout.fnmatch_lines(
         ['    mcp_contract.call_tool("average", {"values": []})', "[[]structured-invalid[]] at /result"]
     )
+
+
+def test_the_time_limit_ends_the_search_without_failing_a_healthy_tool(fuzzing: Project) -> None:
+    started = time.monotonic()
+    result = fuzzing.run("--mcp-contract-fuzz", "100000", "-o", "mcp_contract_fuzz_deadline=1", "-k", "fuzz and tags")
+    result.assert_outcomes(passed=1)
+    assert time.monotonic() - started < 20
+
+
+def test_a_recorded_failure_the_schema_no_longer_allows_is_dropped(fuzzing: Project) -> None:
+    record = fuzzing.pytester.path / ".hypothesis/mcp-contract/fuzz-targets/tags/last-failure.json"
+    record.parent.mkdir(parents=True)
+    record.write_text('{"renamed": 1}')  # from before a change of the input schema
+    result = fuzzing.run("--mcp-contract-fuzz", "20", "-k", "fuzz and tags")
+    result.assert_outcomes(passed=1)
+    assert not record.exists()
