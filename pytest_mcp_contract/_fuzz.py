@@ -292,13 +292,12 @@ def _rejected_output(tool: str, cause: str) -> bool:
 def _message(
     tool: str, broke: _Broke, calls: int, folder: Path, project: Path, *, flaky: bool, stopped: str = ""
 ) -> str:
-    arguments = json.dumps(broke.arguments, ensure_ascii=False)
     found = str(ContractViolationError(broke.violations, tool=tool, arguments=broke.arguments))
     where = folder.relative_to(project) if folder.is_relative_to(project) else folder
     lines = [
         f"fuzzing {tool!r} found arguments that break its contract ({calls} call{'s' * (calls != 1)}); "
         "the smallest Hypothesis found:",
-        f"    mcp_contract.call_tool({json.dumps(tool)}, {arguments})",
+        f"    mcp_contract.call_tool({json.dumps(tool)}, {_python(broke.arguments)})",
         "",
         found,
         "",
@@ -320,7 +319,23 @@ def _case(tool: str, arguments: dict[str, Any]) -> list[str]:
     try:
         return ["[[case]]", f"tool = {json.dumps(tool)}", f"arguments = {_toml(arguments)}"]
     except ValueError:
-        return [json.dumps({"tool": tool, "arguments": arguments}, ensure_ascii=False) + "  (JSON cases file)"]
+        case = {"case": [{"tool": tool, "arguments": arguments}]}
+        return ["(TOML has no null: as a JSON cases file)", json.dumps(case, ensure_ascii=False)]
+
+
+def _python(value: Any) -> str:
+    """A JSON value as the Python literal a test would write."""
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ", ".join(f"{json.dumps(key, ensure_ascii=False)}: {_python(item)}" for key, item in value.items())
+            + "}"
+        )
+    if isinstance(value, list):
+        return "[" + ", ".join(_python(item) for item in value) + "]"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _toml(value: Any) -> str:

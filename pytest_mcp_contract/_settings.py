@@ -80,6 +80,11 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     cases = cast("str", config.getini("mcp_contract_cases")).strip()
 
     fuzz = _fuzz_count(config)
+    if fuzz and not config.getini("mcp_contract_suite"):
+        raise pytest.UsageError(
+            "--mcp-contract-fuzz adds items to the generated contract suite, which mcp_contract_suite = false "
+            "switches off. Switch it on for the fuzzing run: -o mcp_contract_suite=true"
+        )
     fuzz_deadline = _timeout(
         cast("str", config.getini("mcp_contract_fuzz_deadline")), "mcp_contract_fuzz_deadline", DEFAULT_FUZZ_DEADLINE
     )

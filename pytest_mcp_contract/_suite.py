@@ -151,12 +151,6 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
             item.tool_name = name
             item.add_marker(MARKER)
             items.append(item)
-        if settings.fuzz:
-            item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings))
-            item.path = folder
-            item.tool_name = name
-            item.add_marker(MARKER)
-            items.append(item)
         for case in (case for case in listing.cases if case.tool == name):
             item = ContractItem.from_parent(suite, name=f"call[{name}-{case.id}]", callobj=_call_test(case))
             item.path = folder
@@ -164,6 +158,13 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
             item.add_marker(MARKER)
             item.stash[EXPECTATIONS] = case.expectations  # judged like a marker's
             items.append(item)
+    # Fuzzing last: hundreds of random calls (or a server they crash) must not change what the rest sees.
+    for name in sorted(tools) if settings.fuzz else ():
+        item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings))
+        item.path = folder
+        item.tool_name = name
+        item.add_marker(MARKER)
+        items.append(item)
     return items
 
 

@@ -193,3 +193,27 @@ def test_a_recorded_failure_the_schema_no_longer_allows_is_dropped(fuzzing: Proj
     result = fuzzing.run("--mcp-contract-fuzz", "20", "-k", "fuzz and tags")
     result.assert_outcomes(passed=1)
     assert not record.exists()
+
+
+def test_the_call_is_python_and_a_case_with_null_is_given_as_json(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "100", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and flag")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '    mcp_contract.call_tool("flag", {"note": None, "on": True})',
+            "*",
+            "    (TOML has no null: as a JSON cases file)",
+            '    {"case": [[]{"tool": "flag", "arguments": {"note": null, "on": true}}[]]}',
+        ]
+    )
+
+
+def test_fuzzing_without_the_suite_is_a_usage_error(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "5", "-o", "mcp_contract_suite=false")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: --mcp-contract-fuzz adds items to the generated contract suite, which mcp_contract_suite = false "
+            "switches off. Switch it on for the fuzzing run: -o mcp_contract_suite=true"
+        ]
+    )

@@ -66,6 +66,14 @@ def tags(words: list[str], limit: int = 3) -> list[str]:
     return sorted(set(words))[: max(limit, 0)]
 
 
+@mcp.tool()
+def flag(note: str | None, on: bool) -> str:
+    """An empty answer that is no string: when on without a note, it returns None (the SDK refuses it)."""
+    if on and note is None and not _fixed():
+        return None  # type: ignore[return-value]
+    return f"{note}:{on}"
+
+
 @mcp.tool(annotations=ToolAnnotations(destructive_hint=True))
 def wipe(table: str) -> str:
     """Destructive: never fuzzed unless allowed by name (every call is an input-crash, so a call shows)."""
