@@ -216,7 +216,7 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
         return Referee([], settings.allow).judge(name, None, [crash]).failing
     result = answer.result
     if result.is_error:
-        if answer.cause is not None and _rejected_output(name, answer.cause):
+        if answer.refused_return:
             message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
             violations = [Violation("structured-invalid", name, message)]
         else:
@@ -281,12 +281,6 @@ def _allowed(tool: Tool, arguments: dict[str, Any]) -> bool:
 def _remember(path: Path, broke: _Broke) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(broke.arguments, ensure_ascii=False), encoding="utf-8")
-
-
-def _rejected_output(tool: str, cause: str) -> bool:
-    # MCPServer validates a return value against its output model, named after the function
-    # ("<function>Output"), before it sends it: a failure there is the tool breaking its schema.
-    return re.match(r"ValidationError \(\w*Output\)", cause) is not None
 
 
 def _message(

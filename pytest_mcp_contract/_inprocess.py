@@ -18,6 +18,7 @@ import enum
 import inspect
 import logging
 import os
+import traceback
 import types
 import typing
 import warnings
@@ -257,17 +258,28 @@ def marked_call() -> Iterator[object]:
 
 def take_cause(server: object, key: object) -> str | None:
     """The server-side cause recorded for a marked call (or, given a name, the tool's last one)."""
+    return take_cause_and_origin(server, key)[0]
+
+
+def take_cause_and_origin(server: object, key: object) -> tuple[str | None, bool]:
+    """:func:`take_cause`, and whether the SDK raised it refusing the tool's return value (checking
+    it against the output model, in ``convert_result``) rather than the tool itself crashing."""
     if _RECORDER is None or not isinstance(server, MCPServer):
-        return None
+        return None, False
     error = _RECORDER.causes.pop(key, None)
     if error is not None:
-        return describe_cause(error)
+        return describe_cause(error), _refused_return(error)
     if not logging.getLogger(_SERVER_LOGGER).isEnabledFor(logging.ERROR):
         return (
             "not recorded: the log level hides the SDK's error log, where the cause is written "
             "(create the MCPServer with log_level='ERROR' or lower to see it here)"
-        )
-    return None
+        ), False
+    return None, False
+
+
+def _refused_return(error: BaseException) -> bool:
+    inner = error.__cause__ or error
+    return any(frame.name == "convert_result" for frame in traceback.extract_tb(inner.__traceback__))
 
 
 def describe_cause(error: BaseException) -> str:

@@ -20,7 +20,14 @@ from mcp.shared.exceptions import MCPError
 from pytest_mcp_contract._checks import check_tool, result_violations
 from pytest_mcp_contract._errors import UnknownToolError
 from pytest_mcp_contract._http import HttpTarget
-from pytest_mcp_contract._inprocess import describe_cause, marked_call, record_causes, registration, take_cause
+from pytest_mcp_contract._inprocess import (
+    describe_cause,
+    marked_call,
+    record_causes,
+    registration,
+    take_cause,
+    take_cause_and_origin,
+)
 from pytest_mcp_contract._stdio import StdioTarget
 from pytest_mcp_contract._violations import ContractViolationError, Violation
 
@@ -107,6 +114,8 @@ class Answer(NamedTuple):
 
     result: CallToolResult
     cause: str | None
+    refused_return: bool = False
+    """In process: the error is the SDK refusing the tool's return value, not the tool crashing."""
 
 
 class SessionError(RuntimeError):
@@ -254,7 +263,10 @@ class ContractSession:
         if self.connection is not None:
             await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
             self._raise_faults(f"during tools/call {name!r}")
-        return Answer(result, take_cause(self.server, key) if result.is_error else None)
+        if not result.is_error:
+            return Answer(result, None)
+        cause, refused_return = take_cause_and_origin(self.server, key)
+        return Answer(result, cause, refused_return)
 
     async def _went_away(self, name: str, error: MCPError) -> NoReturn:
         __tracebackhide__ = True

@@ -217,3 +217,17 @@ def test_fuzzing_without_the_suite_is_a_usage_error(fuzzing: Project) -> None:
             "switches off. Switch it on for the fuzzing run: -o mcp_contract_suite=true"
         ]
     )
+
+
+def test_a_model_the_sdk_refuses_is_caught_but_the_tools_own_failure_is_an_error(fuzzing: Project) -> None:
+    result = fuzzing.run(
+        "--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and (observe or builds_its_own)"
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '    mcp_contract.call_tool("observe", {"station": ""})',
+            "  the SDK refused the tool's return value and answered with an error instead: ValidationError (Reading): "
+            "celsius: Field required",
+        ]
+    )

@@ -74,6 +74,20 @@ def flag(note: str | None, on: bool) -> str:
     return f"{note}:{on}"
 
 
+@mcp.tool()
+def observe(station: str) -> Reading:
+    """An unknown station's reading with no temperature: the SDK refuses the model it is given."""
+    if station not in STOCK and not _fixed():
+        return {"station": station}  # type: ignore[return-value]
+    return Reading(station=station, celsius=11.0)
+
+
+@mcp.tool()
+def builds_its_own(station: str) -> Reading:
+    """Healthy: a model the tool builds itself and fails to build is the tool's own error, not a refusal."""
+    return Reading(station=station, celsius=float(len(station)) * 100)  # over 60: pydantic raises in the tool
+
+
 @mcp.tool(annotations=ToolAnnotations(destructive_hint=True))
 def wipe(table: str) -> str:
     """Destructive: never fuzzed unless allowed by name (every call is an input-crash, so a call shows)."""
