@@ -367,19 +367,16 @@ class McpContract:
         if name not in self._session.tools:
             self.run(self._session.refresh_tools())  # the server may have added it since
         self._session.tool(name)
-        limit = self._session.timeout if timeout is None else timeout
         try:
-            answer = self._host.run(
-                self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit), label=f"tool {name!r}"
-            )
+            answer = self._answer(name, args, timeout)
         except MCPError as error:
             self._session.refused(name, args, error, expect_error=expect_error)
         return self._session.judge(name, args, answer, expect_error=expect_error)
 
-    def _answer(self, name: str, arguments: dict[str, Any]) -> Answer:
-        """The raw answer to a call, unchecked and unjudged (the fuzzer judges it by its own rule)."""
+    def _answer(self, name: str, arguments: dict[str, Any] | None, timeout: float | None = None) -> Answer:
+        """The raw answer to a call, not yet judged (``call_tool`` judges it; the fuzzer by its own rule)."""
         __tracebackhide__ = True
-        limit = self._session.timeout
+        limit = self._session.timeout if timeout is None else timeout
         return self._host.run(
             self._session.request(name, arguments), limit, lambda: ToolTimeoutError(name, limit), label=f"tool {name!r}"
         )
