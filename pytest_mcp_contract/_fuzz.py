@@ -206,30 +206,30 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     from pytest_mcp_contract._inprocess import registration
 
     name = tool.name
+    answer = None
     try:
         answer = client._answer(name, arguments)
     except MCPError as error:
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
-        return Referee([], settings.allow).judge(name, None, [Violation("input-crash", name, message)]).failing
+        violations = [Violation("input-crash", name, message)]
     except ToolTimeoutError as error:
-        crash = Violation("input-crash", name, f"no answer: {error}")
-        return Referee([], settings.allow).judge(name, None, [crash]).failing
-    result = answer.result
-    if result.is_error:
-        if answer.refused_return:
+        violations = [Violation("input-crash", name, f"no answer: {error}")]
+    else:
+        if not answer.result.is_error:
+            violations = result_violations(
+                tool,
+                answer.result,
+                expect_error=False,
+                facts=registration(client.server, name),
+                cause=None,
+                check_formats=settings.check_formats,
+            )
+        elif answer.refused_return:
             message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
             violations = [Violation("structured-invalid", name, message)]
         else:
-            return []  # a legitimate answer to arguments the tool cannot serve
-    else:
-        violations = result_violations(
-            tool,
-            result,
-            expect_error=False,
-            facts=registration(client.server, name),
-            cause=None,
-            check_formats=settings.check_formats,
-        )
+            violations = []  # a legitimate answer to arguments the tool cannot serve
+    # One judge for every kind of finding, as for the tests' calls: the allow list applies.
     return Referee([], settings.allow).judge(name, answer, violations).failing if violations else []
 
 
