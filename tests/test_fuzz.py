@@ -231,3 +231,16 @@ def test_a_model_the_sdk_refuses_is_caught_but_the_tools_own_failure_is_an_error
             "celsius: Field required",
         ]
     )
+
+
+def test_a_recorded_failure_the_schema_no_longer_allows_is_not_replayed(fuzzing: Project) -> None:
+    # "on": 1 is no JSON boolean, yet the server's pydantic would take it as True and break: replayed,
+    # it would be reported as it stands. Dropped instead, the search finds the real counterexample.
+    record = fuzzing.pytester.path / ".hypothesis/mcp-contract/fuzz-targets/flag/last-failure.json"
+    record.parent.mkdir(parents=True)
+    record.write_text('{"note": null, "on": 1}')
+    result = fuzzing.run("--mcp-contract-fuzz", "100", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and flag")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(['    mcp_contract.call_tool("flag", {"note": None, "on": True})'])
+    result.stdout.no_fnmatch_line("*replayed from the last run*")
+    assert record.read_text() == '{"note": null, "on": true}'
