@@ -1,0 +1,367 @@
+"""Hypothesis strategies for a tool's arguments, built from its JSON Schema input schema.
+
+Only Hypothesis's public API is used (hypothesis-jsonschema reaches into Hypothesis's internals and
+broke with Hypothesis 6.170.10). The keywords tools' schemas use are built into the strategy; the
+few it only approximates (``not``, ``if``, ``contains``, counts of keys) are left to a last filter
+through the schema's own validator, so no call ever carries arguments the schema does not allow.
+
+Two choices make the calls reach further into a tool:
+
+* keys a schema does not name are not generated (servers ignore them, and generating them took
+  most of the time and found nothing), unless ``additionalProperties`` gives their schema (a map);
+* known good values are drawn beside generated ones: every ``examples`` and ``default`` in the
+  schema, and the arguments of the tool's cases. Random text rarely names a city a tool knows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import unquote
+
+from hypothesis import provisional
+from hypothesis import strategies as st
+from jsonschema.validators import validator_for
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+TYPES: Final = ("null", "boolean", "integer", "number", "string", "array", "object")
+_NOT_CONSTRAINTS: Final = frozenset(
+    {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "$schema"}
+)
+"""Keywords that say something about a value without restricting it."""
+_MAX_EXTRA: Final = 4
+"""At most this many items or keys beyond a minimum, where a schema sets no maximum."""
+
+_TEXT: Final = st.characters(codec="utf-8")
+"""Any character JSON can carry as valid UTF-8 (no lone surrogates: servers may choke on them)."""
+_SCALARS: Final = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(_TEXT)
+)
+_ANY: Final[SearchStrategy[Any]] = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(_TEXT), inner, max_size=3),
+    max_leaves=8,
+)
+"""Any JSON value, kept small: for a schema that says nothing about its value."""
+
+
+class Unsupported(ValueError):
+    """The input schema cannot be turned into a strategy; the message says why."""
+
+
+def arguments(schema: Mapping[str, Any] | None, known: Sequence[Mapping[str, Any]] = ()) -> SearchStrategy[Any]:
+    """Argument objects ``schema`` allows, drawing on ``known`` argument objects (a tool's cases)."""
+    root: dict[str, Any] = dict(schema) if schema else {"type": "object"}
+    try:
+        validator_class = validator_for(root)
+        validator_class.check_schema(root)
+    except Exception as error:
+        raise Unsupported(f"the input schema is not valid JSON Schema: {_first_line(error)}") from None
+    validator = validator_class(root)
+    builder = _Builder(root)
+    pools: dict[str, list[Any]] = {}
+    for call in known:
+        for name, value in call.items():
+            pools.setdefault(name, []).append(value)
+    strategy = builder.build(root, pools)
+    return strategy.filter(lambda value: isinstance(value, dict) and validator.is_valid(value))
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+class _Builder:
+    """Builds strategies for the subschemas of one root schema (which ``$ref`` points into)."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.refs: dict[str, SearchStrategy[Any]] = {}
+
+    def build(self, schema: object, pools: Mapping[str, list[Any]] | None = None) -> SearchStrategy[Any]:
+        """Values ``schema`` allows (the filter at the root decides); ``pools``: known values of the
+        root object's properties."""
+        if schema is True:
+            return _ANY
+        if schema is False:
+            return st.nothing()
+        if not isinstance(schema, dict):
+            raise Unsupported(f"{schema!r} is not a schema")
+        strategy = self._build(schema, pools)
+        examples = schema.get("examples")
+        known = [
+            *(examples if isinstance(examples, list) else []),
+            *([schema["default"]] if "default" in schema else []),
+        ]
+        if known:
+            # Generated first: Hypothesis shrinks toward the first branch, the smallest values.
+            strategy = st.one_of(strategy, st.sampled_from(known))
+        return strategy
+
+    def _build(self, schema: dict[str, Any], pools: Mapping[str, list[Any]] | None) -> SearchStrategy[Any]:
+        if "$ref" in schema:
+            return self._ref(schema["$ref"])
+        if "const" in schema:
+            return st.just(schema["const"])
+        if "enum" in schema:
+            values = schema["enum"]
+            return st.sampled_from(values) if isinstance(values, list) and values else st.nothing()
+        for keyword in ("anyOf", "oneOf"):
+            branches = schema.get(keyword)
+            if isinstance(branches, list) and branches:
+                rest = {key: value for key, value in schema.items() if key != keyword}
+                return st.one_of([self.build(_both(rest, branch), pools) for branch in branches])
+        if isinstance(schema.get("allOf"), list):
+            return self.build(self._merged(schema), pools)
+        return st.one_of([self._typed(kind, schema, pools) for kind in _types(schema)])
+
+    def _ref(self, ref: object) -> SearchStrategy[Any]:
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            raise Unsupported(f"$ref {ref!r} points outside the input schema")
+        if ref not in self.refs:
+            target = _pointer(self.root, ref)
+            # Deferred: a schema may refer to itself (a tree); Hypothesis keeps the values finite.
+            self.refs[ref] = st.deferred(lambda: self.build(target))
+        return self.refs[ref]
+
+    def _merged(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """allOf as one schema: the parts' keywords together (the filter settles what merging loses)."""
+        merged = {key: value for key, value in schema.items() if key != "allOf"}
+        for part in schema["allOf"]:
+            resolved = part
+            if isinstance(part, dict) and "$ref" in part and isinstance(part["$ref"], str):
+                resolved = {**_pointer(self.root, part["$ref"]), **{k: v for k, v in part.items() if k != "$ref"}}
+            if isinstance(resolved, dict):
+                merged = _both(merged, resolved)
+        return merged
+
+    def _typed(self, kind: str, schema: dict[str, Any], pools: Mapping[str, list[Any]] | None) -> SearchStrategy[Any]:
+        if kind == "null":
+            return st.none()
+        if kind == "boolean":
+            return st.booleans()
+        if kind == "integer":
+            return _integers(schema)
+        if kind == "number":  # whole numbers too: JSON does not tell 2 from 2.0, servers might
+            return _integers(schema) if "multipleOf" in schema else _integers(schema) | _floats(schema)
+        if kind == "string":
+            return _strings(schema)
+        if kind == "array":
+            return self._arrays(schema)
+        if kind == "object":
+            return self._objects(schema, pools)
+        raise Unsupported(f"unknown type {kind!r}")
+
+    def _arrays(self, schema: dict[str, Any]) -> SearchStrategy[Any]:
+        low = _count(schema, "minItems", 0)
+        high = _count(schema, "maxItems", low + _MAX_EXTRA)
+        prefix = schema.get("prefixItems")
+        items = schema.get("items", True)
+        if isinstance(items, list):  # draft 4-7: items as a list is the prefix
+            prefix, items = items, schema.get("additionalItems", True)
+        head = [self.build(part) for part in prefix] if isinstance(prefix, list) else []
+        rest = self.build(items)
+        unique = _canonical if schema.get("uniqueItems") is True else None
+        tail = st.lists(rest, min_size=max(low - len(head), 0), max_size=max(high - len(head), 0), unique_by=unique)
+        if not head:
+            return tail
+        return st.tuples(st.tuples(*head), tail).map(lambda parts: [*parts[0], *parts[1]])
+
+    def _objects(self, schema: dict[str, Any], pools: Mapping[str, list[Any]] | None) -> SearchStrategy[Any]:
+        properties = schema.get("properties", {})
+        properties = properties if isinstance(properties, dict) else {}
+        required = [name for name in schema.get("required", []) if isinstance(name, str)]
+        extra = schema.get("additionalProperties")
+        extra_schema = extra if isinstance(extra, dict) and extra else None
+
+        def one(name: str) -> SearchStrategy[Any]:
+            strategy = self.build(properties.get(name, extra_schema if extra_schema is not None else True))
+            known = (pools or {}).get(name)
+            return st.one_of(strategy, st.sampled_from(known)) if known else strategy
+
+        named = st.fixed_dictionaries(
+            {name: one(name) for name in required},
+            optional={name: one(name) for name in properties if name not in required},
+        )
+        maps = [
+            st.dictionaries(st.from_regex(pattern), self.build(part), max_size=_MAX_EXTRA)
+            for pattern, part in (schema.get("patternProperties") or {}).items()
+            if _regex(pattern)
+        ]
+        if extra_schema is not None:
+            keys = self.build(schema["propertyNames"]) if "propertyNames" in schema else st.text(_TEXT)
+            maps.append(st.dictionaries(keys, self.build(extra_schema), max_size=_MAX_EXTRA))
+        if not maps:
+            return named
+        # Named keys last, so they win over a generated key of the same name.
+        return st.tuples(named, *maps).map(lambda parts: {k: v for part in parts[::-1] for k, v in part.items()})
+
+
+def _both(first: dict[str, Any], second: object) -> Any:
+    """Two schemas a value must both satisfy, as one schema, where the keywords allow it."""
+    if not isinstance(second, dict):
+        return second
+    if not any(key not in _NOT_CONSTRAINTS for key in first):
+        return second
+    if "$ref" in second:  # keep the reference; the root filter checks the rest
+        return second
+    merged = {**first, **second}
+    if isinstance(first.get("properties"), dict) and isinstance(second.get("properties"), dict):
+        properties = dict(first["properties"])
+        for name, part in second["properties"].items():
+            properties[name] = {"allOf": [properties[name], part]} if name in properties else part
+        merged["properties"] = properties
+    if isinstance(first.get("required"), list) and isinstance(second.get("required"), list):
+        merged["required"] = list(dict.fromkeys([*first["required"], *second["required"]]))
+    if "type" in first and "type" in second:
+        kinds = [kind for kind in _types(first) if kind in _types(second)]
+        if "integer" in _types(first) and "number" in _types(second) and "integer" not in kinds:
+            kinds.append("integer")
+        if "number" in _types(first) and "integer" in _types(second) and "integer" not in kinds:
+            kinds.append("integer")
+        merged["type"] = kinds
+    return merged
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    """The JSON types a schema allows: as it says, or as its keywords imply."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    if isinstance(kind, list):
+        return [str(item) for item in kind]
+    implied = [
+        ("object", ("properties", "required", "additionalProperties", "patternProperties", "minProperties")),
+        ("array", ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains")),
+        ("string", ("minLength", "maxLength", "pattern", "format")),
+        ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")),
+    ]
+    found = [name for name, keywords in implied if any(keyword in schema for keyword in keywords)]
+    return found or list(TYPES)
+
+
+def _pointer(root: dict[str, Any], ref: str) -> Any:
+    """The subschema a local ``$ref`` (``#/$defs/Name``) names."""
+    node: Any = root
+    path = ref[1:]
+    if path and not path.startswith("/"):
+        raise Unsupported(f"$ref {ref!r} names an anchor; only JSON pointers (#/$defs/...) are followed")
+    for raw in path.split("/")[1:]:
+        part = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise Unsupported(f"$ref {ref!r} points at nothing in the input schema")
+    return node
+
+
+def _count(schema: dict[str, Any], keyword: str, default: int) -> int:
+    value = schema.get(keyword, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+
+def _bounds(schema: dict[str, Any]) -> tuple[float | None, bool, float | None, bool]:
+    """(low, low excluded, high, high excluded), for drafts 6+ (numbers) and 4 (booleans)."""
+    low = schema.get("minimum")
+    high = schema.get("maximum")
+    low_out = high_out = False
+    exclusive_low, exclusive_high = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    if isinstance(exclusive_low, bool):
+        low_out = exclusive_low
+    elif isinstance(exclusive_low, int | float) and (low is None or exclusive_low >= low):
+        low, low_out = exclusive_low, True
+    if isinstance(exclusive_high, bool):
+        high_out = exclusive_high
+    elif isinstance(exclusive_high, int | float) and (high is None or exclusive_high <= high):
+        high, high_out = exclusive_high, True
+    low = low if isinstance(low, int | float) and not isinstance(low, bool) else None
+    high = high if isinstance(high, int | float) and not isinstance(high, bool) else None
+    return low, low_out, high, high_out
+
+
+def _integers(schema: dict[str, Any]) -> SearchStrategy[Any]:
+    """Whole numbers in the bounds; with ``multipleOf``, its multiples (floats for a fractional step)."""
+    low, low_out, high, high_out = _bounds(schema)
+    step = schema.get("multipleOf")
+    if isinstance(step, int | float) and not isinstance(step, bool) and step > 0:
+        low, high = (None if low is None else low / step), (None if high is None else high / step)
+    first = None if low is None else (math.floor(low) + 1 if low_out else math.ceil(low))
+    last = None if high is None else (math.ceil(high) - 1 if high_out else math.floor(high))
+    if first is not None and last is not None and first > last:
+        return st.nothing()
+    if isinstance(step, int | float) and not isinstance(step, bool) and step > 0:
+        return st.integers(first, last).map(lambda k: k * step)
+    return st.integers(first, last)
+
+
+def _floats(schema: dict[str, Any]) -> SearchStrategy[Any]:
+    low, low_out, high, high_out = _bounds(schema)
+    if low is not None and high is not None and (low > high or (low == high and (low_out or high_out))):
+        return st.nothing()
+    return st.floats(
+        min_value=low,
+        max_value=high,
+        exclude_min=low_out and low is not None,
+        exclude_max=high_out and high is not None,
+        allow_nan=False,
+        allow_infinity=False,
+    )
+
+
+def _strings(schema: dict[str, Any]) -> SearchStrategy[Any]:
+    low = _count(schema, "minLength", 0)
+    high = schema.get("maxLength")
+    high = high if isinstance(high, int) and not isinstance(high, bool) and high >= low else None
+    pattern = schema.get("pattern")
+    made = _FORMATS.get(str(schema.get("format")))
+    if made is not None:
+        strategy = made()
+    elif isinstance(pattern, str):
+        if not _regex(pattern):
+            raise Unsupported(f"pattern {pattern!r} is not a regular expression Python can match")
+        # Not anchored: JSON Schema patterns search, as from_regex does by default.
+        strategy = st.from_regex(pattern, alphabet=_TEXT)
+    else:
+        return st.text(_TEXT, min_size=low, max_size=high if high is not None else low + 20)
+    return strategy.filter(lambda text: low <= len(text) and (high is None or len(text) <= high))
+
+
+def _regex(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _duration() -> SearchStrategy[str]:
+    return st.builds(lambda d, s: f"P{d}DT{s}S", st.integers(0, 1000), st.integers(0, 86399))
+
+
+_UTC: Final = dt.UTC
+_FORMATS: Final[dict[str, Callable[[], SearchStrategy[str]]]] = {
+    "date-time": lambda: st.datetimes(timezones=st.just(_UTC)).map(lambda value: value.isoformat()),
+    "date": lambda: st.dates().map(lambda value: value.isoformat()),
+    "time": lambda: st.times(timezones=st.just(_UTC)).map(lambda value: value.isoformat()),
+    "duration": _duration,
+    "email": st.emails,
+    "uri": provisional.urls,
+    "url": provisional.urls,
+    "uuid": lambda: st.uuids().map(str),
+    "ipv4": lambda: st.ip_addresses(v=4).map(str),
+    "ipv6": lambda: st.ip_addresses(v=6).map(str),
+    "hostname": provisional.domains,
+}
+"""Strings in the formats tools' schemas name (pydantic's datetime, UUID, EmailStr, AnyUrl...)."""

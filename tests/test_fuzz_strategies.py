@@ -1,0 +1,188 @@
+"""The fuzzer's own JSON-Schema strategies: every value allowed, little thrown away, known values drawn.
+
+Hypothesis's health checks are left on: a strategy whose values the final filter mostly rejects
+fails them (``filter_too_much``), so these tests also prove the strategy builds what the schema asks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import uuid
+from typing import Annotated, Any, Literal
+
+import anyio
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema.validators import validator_for
+from mcp.server import MCPServer
+from pydantic import AnyUrl, BaseModel, Field
+
+from pytest_mcp_contract._strategies import Unsupported, arguments
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Address(BaseModel):
+    street: str
+    number: int = Field(ge=1)
+
+
+class Tree(BaseModel):
+    label: str
+    children: list[Tree] = []
+
+
+def _pydantic_schemas() -> dict[str, dict[str, Any]]:
+    """The input schemas MCPServer writes for parameters of every common kind."""
+    server = MCPServer("kinds")
+    # Only their parameters matter: the schemas are read, the tools never called.
+    def scalars(name: str, count: Annotated[int, Field(ge=0, le=10)], ratio: float, on: bool = False) -> str:
+        raise NotImplementedError
+
+    def bounded(
+        price: Annotated[float, Field(gt=0, lt=1)], half: Annotated[float, Field(multiple_of=0.5, ge=1, le=4)]
+    ) -> str:
+        raise NotImplementedError
+
+    def choices(colour: Colour, mode: Literal["fast", "slow"], maybe: int | None = None) -> str:
+        raise NotImplementedError
+
+    def collections(
+        words: Annotated[list[str], Field(min_length=1, max_length=3)],
+        counts: dict[str, int],
+        pair: tuple[int, str],
+        ids: set[int],
+    ) -> str:
+        raise NotImplementedError
+
+    def nested(home: Address, others: list[Address]) -> str:
+        raise NotImplementedError
+
+    def recursive(tree: Tree) -> str:
+        raise NotImplementedError
+
+    def formats(when: dt.datetime, day: dt.date, key: uuid.UUID, link: AnyUrl, span: dt.timedelta) -> str:
+        raise NotImplementedError
+
+    def patterned(code: Annotated[str, Field(pattern=r"^[A-Z]{3}-\d{2}$")], either: int | str) -> str:
+        raise NotImplementedError
+
+    for function in (scalars, bounded, choices, collections, nested, recursive, formats, patterned):
+        server.tool()(function)
+    return {tool.name: tool.input_schema for tool in anyio.run(server.list_tools)}
+
+
+PYDANTIC = _pydantic_schemas()
+HANDWRITTEN: dict[str, dict[str, Any]] = {
+    "draft-07 closed (zod)": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"q": {"type": "string", "minLength": 2}, "n": {"type": "number", "exclusiveMinimum": 0}},
+        "required": ["q"],
+        "additionalProperties": False,
+    },
+    "draft-04 boolean exclusive bounds": {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "properties": {"n": {"type": "integer", "minimum": 0, "exclusiveMinimum": True, "maximum": 3}},
+        "required": ["n"],
+    },
+    "allOf and anyOf": {
+        "type": "object",
+        "allOf": [
+            {"properties": {"a": {"type": "integer"}}, "required": ["a"]},
+            {"properties": {"b": {"type": "string", "maxLength": 2}}},
+        ],
+        "anyOf": [{"required": ["b"]}, {"properties": {"a": {"minimum": 5}}}],
+    },
+    "no types at all": {"type": "object", "properties": {"anything": {}, "text": {"maxLength": 3}}},
+    "patternProperties": {"type": "object", "patternProperties": {"^x-[a-z]+$": {"type": "boolean"}}},
+    "empty": {},
+}
+
+
+@pytest.mark.parametrize("name", [*PYDANTIC, *HANDWRITTEN])
+def test_every_value_is_allowed_and_few_are_thrown_away(name: str) -> None:
+    schema = PYDANTIC.get(name) or HANDWRITTEN[name]
+    validator = validator_for(schema)(schema)
+
+    @settings(max_examples=60, database=None)
+    @given(arguments(schema))
+    def check(value: dict[str, Any]) -> None:
+        assert validator.is_valid(value), list(validator.iter_errors(value))
+
+    check()
+
+
+def _draws(strategy: st.SearchStrategy[Any], count: int = 200) -> list[Any]:
+    values: list[Any] = []
+
+    @settings(max_examples=count, database=None)
+    @given(strategy)
+    def collect(value: Any) -> None:
+        values.append(value)
+
+    collect()
+    return values
+
+
+def test_keys_the_schema_does_not_name_are_not_generated_but_a_maps_keys_are() -> None:
+    values = _draws(arguments(PYDANTIC["nested"]) | arguments(PYDANTIC["collections"]))
+    named = {"home", "others", "words", "counts", "pair", "ids"}
+    assert all(set(value) <= named for value in values)
+    assert any(value.get("counts") for value in values), "no dict[str, int] with keys"
+
+
+def test_optional_keys_come_and_go() -> None:
+    values = _draws(arguments(PYDANTIC["scalars"]))
+    assert any("on" in value for value in values)
+    assert any("on" not in value for value in values)
+
+
+def test_examples_defaults_and_known_calls_are_drawn() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "examples": ["Lisbon"]},
+            "units": {"type": "string", "default": "metric"},
+            "days": {"type": "integer"},
+        },
+        "required": ["city"],
+    }
+    values = _draws(arguments(schema, [{"city": "Kraków", "days": 3}]))
+    cities = {value["city"] for value in values}
+    assert {"Lisbon", "Kraków"} <= cities
+    assert any(value.get("units") == "metric" for value in values)
+    assert any(value.get("days") == 3 for value in values)
+
+
+def test_a_recursive_schema_nests() -> None:
+    values = _draws(arguments(PYDANTIC["recursive"]), 300)
+    assert any(child.get("children") for value in values for child in value["tree"].get("children", []))
+
+
+def test_formats_make_values_of_their_kind() -> None:
+    for value in _draws(arguments(PYDANTIC["formats"]), 50):
+        dt.datetime.fromisoformat(value["when"])
+        dt.date.fromisoformat(value["day"])
+        uuid.UUID(value["key"])
+        assert value["link"].startswith(("http://", "https://"))
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}, "points outside"),
+        ({"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}}, "points at nothing"),
+        ({"type": "object", "properties": {"a": {"type": "string", "pattern": "(?<x"}}}, "'\\(\\?<x' is not a 'regex'"),
+        ({"type": "object", "properties": {"a": {"type": 5}}}, "not valid JSON Schema"),
+    ],
+)
+def test_a_schema_that_cannot_be_generated_says_why(schema: dict[str, Any], message: str) -> None:
+    with pytest.raises(Unsupported, match=message):
+        _draws(arguments(schema), 1)
