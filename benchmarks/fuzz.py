@@ -59,7 +59,7 @@ def _fuzz(contract: McpContract, calls: int, folder: Path) -> float:
     tool = contract.tools["forecast"]
     start = time.perf_counter()
     made = fuzz_tool(contract, tool, settings, folder)
-    return made / (time.perf_counter() - start)
+    return made.calls / (time.perf_counter() - start)
 
 
 def main() -> None:

@@ -5,9 +5,9 @@ input) or in a result that passes every check. A JSON-RPC error or no answer at 
 ``input-crash``. In process, an error that is the SDK rejecting the tool's own return value is a
 ``structured-invalid``: the tool broke its schema, and the SDK only hid it.
 
-Hypothesis (with hypothesis-jsonschema) generates and shrinks; both come with the ``fuzz`` extra
-and are imported only when fuzzing is asked for. Each tool gets an example database of its own, so
-a failure is tried first on the next run.
+Hypothesis generates (from :mod:`._strategies`) and shrinks; it comes with the ``fuzz`` extra and
+is imported only when fuzzing is asked for. Each tool gets an example database of its own, and the
+last failure is tried first on the next run.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import logging
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -51,26 +51,42 @@ class FuzzFailure(AssertionError):
 FuzzFailure.__module__ = "pytest_mcp_contract"
 
 
+@dataclass(frozen=True)
+class Fuzzed:
+    """What fuzzing a tool did, when it found nothing."""
+
+    calls: int
+    results: int
+    """Calls answered with a result (not a tool error): the ones whose results were checked."""
+    cut_short: bool = False
+    """The time limit ended the search before it made its calls."""
+
+
 def missing_extra() -> str | None:
     """Why fuzzing cannot run here, or None."""
     from importlib.util import find_spec
 
     # Found, not imported: Hypothesis warns when a plugin imports it while pytest starts.
-    for name in ("hypothesis", "hypothesis_jsonschema"):
-        if find_spec(name) is None:
-            return f"--mcp-contract-fuzz needs {name!r}, which comes with the fuzz extra: {EXTRA}"
+    if find_spec("hypothesis") is None:
+        return f"--mcp-contract-fuzz needs Hypothesis, which comes with the fuzz extra: {EXTRA}"
     return None
 
 
 def skip_reason(tool: Tool, settings: Settings) -> str | None:
-    """Why a tool is not fuzzed: a tool that may change the world is only called when allowed by name."""
+    """Why a tool is not fuzzed: a tool that may change the world is only called when allowed by name.
+
+    As the MCP spec has it, ``destructiveHint`` means something only for a tool that does not say
+    ``readOnlyHint: true``; a tool that says neither is fuzzed (``mcp_contract_fuzz_readonly_only``
+    is the stricter choice).
+    """
     if tool.name in settings.fuzz_allow:
         return None
     hints = tool.annotations
+    read_only = hints is not None and hints.read_only_hint is True
     allow = f"allow it with mcp_contract_fuzz_allow = {tool.name}"
-    if hints is not None and hints.destructive_hint is True:
+    if hints is not None and hints.destructive_hint is True and not read_only:
         return f"{tool.name!r} says destructiveHint: true; {allow}"
-    if settings.fuzz_readonly_only and not (hints is not None and hints.read_only_hint is True):
+    if settings.fuzz_readonly_only and not read_only:
         return f"{tool.name!r} does not say readOnlyHint: true (mcp_contract_fuzz_readonly_only); {allow}"
     return None
 
@@ -88,8 +104,10 @@ class _Stop(BaseException):
     shrinking): the time is up, or the server is gone."""
 
 
-def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path) -> int:  # noqa: PLR0915 (one search, top to bottom)
-    """Call ``tool`` with up to ``settings.fuzz`` generated argument sets; return the calls made.
+def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
+    client: McpContract, tool: Tool, settings: Settings, project: Path, known: Sequence[dict[str, Any]] = ()
+) -> Fuzzed:
+    """Call ``tool`` with up to ``settings.fuzz`` generated argument sets, drawing on ``known`` calls.
 
     Raises :class:`FuzzFailure` with the smallest failing call Hypothesis found, and
     ``pytest.skip`` when no arguments can be generated from the input schema.
@@ -97,24 +115,27 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
     __tracebackhide__ = True
     import hypothesis
     import pytest
-    from hypothesis import HealthCheck, Phase, Verbosity, given
+    from hypothesis import HealthCheck, Phase, Verbosity, example, given
     from hypothesis.database import DirectoryBasedExampleDatabase
-    from hypothesis.errors import FlakyFailure, Unsatisfiable
-    from hypothesis_jsonschema import from_schema
+    from hypothesis.errors import FlakyFailure, InvalidArgument, Unsatisfiable
 
     from pytest_mcp_contract._session import SessionError, server_name
+    from pytest_mcp_contract._strategies import Unsupported, arguments
 
-    schema = tool.input_schema or {"type": "object"}
-    strategy = from_schema(_declared_only(schema))
+    known = [call for call in known if _allowed(tool, call)]
+    try:
+        strategy = arguments(tool.input_schema, known)
+    except Unsupported as error:
+        pytest.skip(f"cannot generate arguments from {tool.name!r}'s input schema: {error}")
     budget_ends = time.monotonic() + settings.fuzz_deadline
-    calls = 0
+    calls = results = 0
     best: _Broke | None = None
     """The last failure: Hypothesis only tries smaller ones after the first."""
     stopped = ""
     outside = random.getstate()
 
     def call(arguments: dict[str, Any]) -> None:
-        nonlocal calls, best, stopped, outside
+        nonlocal calls, results, best, stopped, outside
         if time.monotonic() > budget_ends:
             stopped = "the time limit (mcp_contract_fuzz_deadline) ended the search"
             raise _Stop
@@ -123,7 +144,7 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
         inside = random.getstate()
         random.setstate(outside)
         try:
-            violations = probe(client, tool, arguments, settings)
+            violations, answered = _probe(client, tool, arguments, settings)
         except SessionError as error:
             best = _Broke(arguments, [Violation("input-crash", tool.name, f"the server went away: {error}")])
             stopped = "the server is gone, so the search stopped"
@@ -131,6 +152,7 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
         finally:
             outside = random.getstate()
             random.setstate(inside)
+        results += answered
         if violations:
             best = _Broke(arguments, violations)
             raise best
@@ -138,6 +160,8 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
     folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
     last = folder / LAST_FAILURE
     _replay(client, tool, settings, last, project)
+    for given_call in known:  # the tool's cases and the schema's examples, tried first as they stand
+        call = example(given_call)(call)
     test = hypothesis.settings(
         # Not the project's Hypothesis profile: these are settings of the plugin's own.
         parent=hypothesis.settings.get_profile("default"),
@@ -149,13 +173,14 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
         phases=tuple(Phase),
         derandomize=False,
         print_blob=False,
+        report_multiple_bugs=False,
     )(given(strategy)(call))
     if settings.fuzz_seed is not None:
         test = hypothesis.seed(settings.fuzz_seed)(test)
     found: _Broke | None = None
     flaky = False
     try:
-        with _quiet_rich_tracebacks():
+        with _quiet_server_log():
             test()
     except _Broke as broke:
         found = broke
@@ -168,36 +193,51 @@ def fuzz_tool(client: McpContract, tool: Tool, settings: Settings, project: Path
         flaky = True
     except Unsatisfiable:
         pass
-    except Exception as error:
-        if type(error).__module__.startswith("hypothesis_jsonschema"):
-            pytest.skip(f"cannot generate arguments from {tool.name!r}'s input schema: {error}")
-        raise
+    except InvalidArgument as error:  # a keyword value Hypothesis cannot work with
+        pytest.skip(f"cannot generate arguments from {tool.name!r}'s input schema: {error}")
     if found is not None:
+        if not stopped:
+            # Once more with the server's log on, so the report holds this call's log and no other.
+            calls += 1
+            try:
+                again, _ = _probe(client, tool, found.arguments, settings)
+            except SessionError as error:
+                again = [Violation("input-crash", tool.name, f"the server went away: {error}")]
+            flaky = flaky or not again
+            found = _Broke(found.arguments, again or found.violations)
         _remember(last, found)
         message = _message(tool.name, found, calls, folder, project, flaky=flaky, stopped=stopped)
         raise FuzzFailure(message, calls=calls, violations=found.violations)
     if calls == 0 and not stopped:
         pytest.skip(f"no arguments could be generated that {tool.name!r}'s input schema allows")
-    return calls
+    return Fuzzed(calls, results, cut_short=bool(stopped))
 
 
 @contextlib.contextmanager
-def _quiet_rich_tracebacks() -> Iterator[None]:
-    """MCPServer logs each crash through rich with a full traceback: about a second each, and
-    fuzzing makes crashes by the hundred. Their causes are recorded anyway (``_inprocess``)."""
-    handlers = [handler for handler in logging.getLogger().handlers if type(handler).__name__ == "RichHandler"]
-    levels = [handler.level for handler in handlers]
-    for handler in handlers:
-        handler.setLevel(logging.CRITICAL + 1)
+def _quiet_server_log() -> Iterator[None]:
+    """MCPServer logs each crash with a full traceback (through rich, about a second each), and
+    fuzzing makes crashes by the hundred: while searching, its log stops at its own logger, where
+    the plugin's cause recorder still hears it (``_inprocess``)."""
+    from pytest_mcp_contract._inprocess import SERVER_LOGGER
+
+    logger = logging.getLogger(SERVER_LOGGER)
+    before = logger.propagate
+    logger.propagate = False
     try:
         yield
     finally:
-        for handler, level in zip(handlers, levels, strict=True):
-            handler.setLevel(level)
+        logger.propagate = before
 
 
 def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> list[Violation]:
     """What one generated call broke: nothing for a tool error or a result that passes every check."""
+    return _probe(client, tool, arguments, settings)[0]
+
+
+def _probe(
+    client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings
+) -> tuple[list[Violation], bool]:
+    """:func:`probe`, and whether the call was answered with a result (its checks ran)."""
     from mcp.shared.exceptions import MCPError
 
     from pytest_mcp_contract._checks import result_violations
@@ -229,22 +269,9 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
             violations = [Violation("structured-invalid", name, message)]
         else:
             violations = []  # a legitimate answer to arguments the tool cannot serve
+    answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: the allow list applies.
-    return Referee([], settings.allow).judge(name, answer, violations).failing if violations else []
-
-
-def _declared_only(schema: dict[str, Any]) -> dict[str, Any]:
-    """The input schema, closed to keys it does not declare unless it says otherwise: random extra
-    keys (most servers ignore them) cost most of the generating, and find nothing. Only a plain
-    object schema is closed: keys declared elsewhere (allOf, a $ref) must stay possible."""
-    properties = schema.get("properties")
-    plain = not any(key in schema for key in ("additionalProperties", "allOf", "anyOf", "oneOf", "$ref", "if"))
-    required = schema.get("required", [])
-    if not (plain and isinstance(properties, dict) and isinstance(required, list)):
-        return schema
-    if not all(key in properties for key in required):
-        return schema
-    return {**schema, "additionalProperties": False}
+    return (Referee([], settings.allow).judge(name, answer, violations).failing if violations else []), answered
 
 
 def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path) -> None:

@@ -211,7 +211,7 @@ def _annotation_text(annotation: Any) -> str:
 
 # --- why a call failed, from the server's own log ------------------------------------------------
 
-_SERVER_LOGGER: Final = "mcp.server.mcpserver.server"
+SERVER_LOGGER: Final = "mcp.server.mcpserver.server"
 
 
 class _CauseRecorder(logging.Handler):
@@ -242,7 +242,7 @@ def record_causes() -> None:
     global _RECORDER  # noqa: PLW0603 - one handler per process, whatever the number of sessions
     if _RECORDER is None:
         _RECORDER = _CauseRecorder()
-        logging.getLogger(_SERVER_LOGGER).addHandler(_RECORDER)
+        logging.getLogger(SERVER_LOGGER).addHandler(_RECORDER)
 
 
 @contextlib.contextmanager
@@ -269,7 +269,7 @@ def take_cause_and_origin(server: object, key: object) -> tuple[str | None, bool
     error = _RECORDER.causes.pop(key, None)
     if error is not None:
         return describe_cause(error), _refused_return(error)
-    if not logging.getLogger(_SERVER_LOGGER).isEnabledFor(logging.ERROR):
+    if not logging.getLogger(SERVER_LOGGER).isEnabledFor(logging.ERROR):
         return (
             "not recorded: the log level hides the SDK's error log, where the cause is written "
             "(create the MCPServer with log_level='ERROR' or lower to see it here)"

@@ -47,6 +47,10 @@ class ToolRecord:
     """Violations in calls carried by ``mcp_contract_allow``."""
     allowed_checks: list[str] = field(default_factory=list)
     """Tool-check violations carried by ``mcp_contract_allow``."""
+    fuzz_calls: int = 0
+    fuzz_results: int | None = None
+    """Generated calls answered with a result (not a tool error), where fuzzing found nothing."""
+    fuzz_cut_short: bool = False
 
 
 @dataclass
@@ -86,6 +90,10 @@ class ContractReport:
             elif data["kind"] == "fuzz":  # generated calls: checked calls too, their violations failing ones
                 tool.calls += data["calls"]
                 tool.call_violations.update(data["violations"])
+                tool.fuzz_calls += data["calls"]
+                if "results" in data:
+                    tool.fuzz_results = (tool.fuzz_results or 0) + data["results"]
+                    tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
             elif data["kind"] == "calls":
                 tool.calls += data["count"]
                 (tool.expected_violations if passed else tool.call_violations).update(data["violations"])
@@ -164,6 +172,7 @@ class ContractReport:
         if self.not_called:
             text = ", ".join(self.not_called)
             facts.append(("tools not called", f"{text} (give them example calls: see mcp_contract_cases)"))
+        facts += self._fuzz_facts(tools)
         calls = sum(tool.calls for tool in tools)
         if calls:
             expected = sum(sum(tool.expected_violations.values()) for tool in tools)
@@ -172,6 +181,36 @@ class ContractReport:
             text = f"{calls}, violations: {found}"
             excused = [f"{count} {how}" for count, how in ((expected, "expected"), (allowed, "allowed")) if count]
             facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
+        return facts
+
+    @staticmethod
+    def _fuzz_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+        """How far the generated calls reached: a fuzzed tool that only ever answered with tool
+        errors had none of its results checked, which a passing item does not show."""
+        fuzzed = sorted((tool for tool in tools if tool.fuzz_results is not None), key=lambda tool: tool.name)
+        if not fuzzed:
+            return []
+        calls = sum(tool.fuzz_calls for tool in fuzzed)
+        results = sum(tool.fuzz_results or 0 for tool in fuzzed)
+        facts = [("generated calls", f"{calls}, answered with a result: {results} (the rest: tool errors)")]
+        stuck = [f"{tool.name} ({tool.fuzz_calls} calls)" for tool in fuzzed if not tool.fuzz_results]
+        if stuck:
+            facts.append(
+                (
+                    "fuzzed tools that never got past their errors",
+                    f"{', '.join(stuck)}; give their input schema examples (Field(examples=[...])) or add "
+                    "cases to the mcp_contract_cases file: generated calls draw on both",
+                )
+            )
+        short = [f"{tool.name} ({tool.fuzz_calls} calls)" for tool in fuzzed if tool.fuzz_cut_short]
+        if short:
+            facts.append(
+                (
+                    "fuzzing cut short by mcp_contract_fuzz_deadline",
+                    f"{', '.join(short)}; slow calls? Bound the arguments that make a tool slow "
+                    "(maximum, maxItems, maxLength), or raise the limit",
+                )
+            )
         return facts
 
     def markdown(self, target: str) -> str:

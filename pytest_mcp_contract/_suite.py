@@ -160,7 +160,9 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
             items.append(item)
     # Fuzzing last: hundreds of random calls (or a server they crash) must not change what the rest sees.
     for name in sorted(tools) if settings.fuzz else ():
-        item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings))
+        # The tool's cases (but those that expect violations) and schema examples guide the generating.
+        known = [case.arguments for case in listing.cases if case.tool == name and not _expects_violations(case)]
+        item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings, known))
         item.path = folder
         item.tool_name = name
         item.add_marker(MARKER)
@@ -181,7 +183,11 @@ def _call_test(case: Case) -> Callable[..., None]:
     return call
 
 
-def _fuzz_test(tool_name: str, settings: Settings) -> Callable[..., None]:
+def _expects_violations(case: Case) -> bool:
+    return any(expected.marker == "mcp_expect_violation" for expected in case.expectations)
+
+
+def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) -> Callable[..., None]:
     def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._fuzz import FuzzFailure, fuzz_tool, skip_reason
@@ -191,12 +197,21 @@ def _fuzz_test(tool_name: str, settings: Settings) -> Callable[..., None]:
         if reason is not None:
             pytest.skip(reason)
         try:
-            calls = fuzz_tool(_client(request), tool, settings, project_dir(request.config))
+            fuzzed = fuzz_tool(_client(request), tool, settings, project_dir(request.config), known)
         except FuzzFailure as failure:
             checks = [violation.check for violation in failure.violations]
             record(request.node, "fuzz", server=_name(settings), tool=tool_name, calls=failure.calls, violations=checks)
             raise
-        record(request.node, "fuzz", server=_name(settings), tool=tool_name, calls=calls, violations=[])
+        record(
+            request.node,
+            "fuzz",
+            server=_name(settings),
+            tool=tool_name,
+            calls=fuzzed.calls,
+            results=fuzzed.results,
+            cut_short=fuzzed.cut_short,
+            violations=[],
+        )
 
     fuzz.__module__ = __name__
     return fuzz

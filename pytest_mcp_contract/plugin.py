@@ -141,8 +141,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "mcp_contract_fuzz_readonly_only",
-        "Fuzz only tools that say readOnlyHint: true (a tool that says destructiveHint: true is fuzzed only when "
-        "mcp_contract_fuzz_allow names it).",
+        "Fuzz only tools that say readOnlyHint: true (otherwise only a tool that says destructiveHint: true and not "
+        "readOnlyHint: true is left out, unless mcp_contract_fuzz_allow names it).",
         type="bool",
         default=False,
     )

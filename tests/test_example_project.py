@@ -23,7 +23,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
 def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example: Path, workers: list[str]) -> None:
-    _run(pytester, example, *workers).assert_outcomes(passed=37)
+    _run(pytester, example, *workers).assert_outcomes(passed=41)
     server = example / "src" / "weather_service" / "server.py"
     _edit(
         server,
@@ -32,7 +32,7 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
     )
     report = example / "contract-report.md"
     result = _run(pytester, example, *workers, "-m", "mcp_contract", "--mcp-contract-report", str(report))
-    assert _counts(result) == {"passed": 18, "failed": 1}  # xdist does not count the deselected
+    assert _counts(result) == {"passed": 22, "failed": 1}  # xdist does not count the deselected
     result.stdout.fnmatch_lines(
         [
             "the schema of tool 'get_weather' changed (2 breaking, 1 cosmetic):",
@@ -46,7 +46,7 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
     assert row in report.read_text()  # the generated calls: two examples and an expected error
     snapshots = example / "mcp_contract_snapshots" / "weather"
     before = {path.name: path.read_text() for path in snapshots.iterdir()}
-    assert _counts(_run(pytester, example, *workers, "-m", "mcp_contract", "--snapshot-update")) == {"passed": 19}
+    assert _counts(_run(pytester, example, *workers, "-m", "mcp_contract", "--snapshot-update")) == {"passed": 23}
     after = {path.name: path.read_text() for path in snapshots.iterdir()}
     assert [name for name in before if before[name] != after[name]] == ["get_weather.json"]  # a one-file diff
 
@@ -60,7 +60,7 @@ def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: 
     _edit(cases, '[[case]]\ntool = "city_temperatures"\narguments = { cities = ["London", "Oslo"] }\n', "")
     report = example / "contract-report.md"
     result = _run(pytester, example, *workers, "--snapshot-details", "--mcp-contract-report", str(report))
-    result.assert_outcomes(passed=33)
+    result.assert_outcomes(passed=37)
     assert result.ret == 1
     gone = "city_temperatures (no longer listed; its snapshot mcp_contract_snapshots/weather/city_temperatures.json"
     result.stdout.fnmatch_lines(
@@ -85,7 +85,7 @@ def test_a_fixed_bug_turns_its_marker_red(pytester: pytest.Pytester, example: Pa
         '        return f"sunrise {self.sunrise}, sunset {self.sunset}"\n',
     )
     result = _run(pytester, example)
-    result.assert_outcomes(passed=36, failed=1)
+    result.assert_outcomes(passed=40, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*_ test_sun_times_text_is_a_memory_address _*",

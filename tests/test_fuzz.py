@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -111,7 +113,8 @@ def test_readonly_only_skips_tools_that_do_not_say_so(fuzzing: Project) -> None:
 
 
 def test_the_example_server_survives_a_thousand_generated_calls(pytester: pytest.Pytester, example: Path) -> None:
-    # Seven tools, 150 calls each: every answer a valid result or a tool error.
+    # Seven tools, 150 calls each (and the seed of each example or case): every answer a valid
+    # result or a tool error.
     result = pytester.runpytest(
         str(example),
         "-p",
@@ -124,10 +127,13 @@ def test_the_example_server_survives_a_thousand_generated_calls(pytester: pytest
         "ignore::DeprecationWarning",
     )
     result.assert_outcomes(passed=7)
-    calls = int(
-        next(line for line in result.stdout.lines if line.startswith("tool calls checked:")).split()[3].strip(",")
-    )
+    # Calls that drew on the schema's examples and the cases got past the tools' errors.
+    result.stdout.fnmatch_lines(["generated calls: *, answered with a result: * (the rest: tool errors)"])
+    line = next(line for line in result.stdout.lines if line.startswith("generated calls:"))
+    calls, results = map(int, re.findall(r"\d+", line))
     assert calls >= 1000
+    assert results >= 100
+    result.stdout.no_fnmatch_line("fuzzed tools that never got past their errors*")
 
 
 def test_a_bad_count_stops_pytest(fuzzing: Project) -> None:
@@ -141,7 +147,9 @@ def test_a_bad_count_stops_pytest(fuzzing: Project) -> None:
     )
 
 
-def test_without_the_extra_fuzzing_is_a_usage_error_that_says_what_to_install(fuzzing: Project) -> None:
+def test_without_the_extra_fuzzing_is_a_usage_error_that_says_what_to_install(
+    fuzzing: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # None in sys.modules is how Python says "this package is not there" (find_spec answers None).
     script = fuzzing.pytester.makepyfile(
         hide="""
@@ -149,15 +157,17 @@ import sys
 import time
 import pytest
 
-sys.modules["hypothesis_jsonschema"] = None
-sys.exit(pytest.main(["--mcp-contract-fuzz", "5"]))
+sys.modules["hypothesis"] = None
+# Plugins named, not found: pytest's scan of installed plugins trips over the None.
+sys.exit(pytest.main(["-p", "pytest_mcp_contract.plugin", "--mcp-contract-fuzz", "5"]))
 """
     )
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     result = fuzzing.pytester.run(sys.executable, str(script))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "ERROR: --mcp-contract-fuzz needs 'hypothesis_jsonschema', which comes with the fuzz extra: "
+            "ERROR: --mcp-contract-fuzz needs Hypothesis, which comes with the fuzz extra: "
             "pip install 'pytest-mcp-contract[fuzz]'"
         ]
     )
@@ -244,3 +254,91 @@ def test_a_recorded_failure_the_schema_no_longer_allows_is_not_replayed(fuzzing:
     result.stdout.fnmatch_lines(['    mcp_contract.call_tool("flag", {"note": None, "on": True})'])
     result.stdout.no_fnmatch_line("*replayed from the last run*")
     assert record.read_text() == '{"note": null, "on": true}'
+
+
+def test_generating_draws_on_the_cases_to_reach_past_the_tools_errors(fuzzing: Project) -> None:
+    # forecast knows two cities; no random text names one. Without the case, it only ever answers
+    # with tool errors, and the summary says so.
+    result = fuzzing.run("--mcp-contract-fuzz", "100", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and forecast")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "generated calls: 100, answered with a result: 0 (the rest: tool errors)",
+            "fuzzed tools that never got past their errors: forecast (100 calls); give their input schema examples "
+            "(Field(examples=[[]...[]])) or add cases to the mcp_contract_cases file: generated calls draw on both",
+        ]
+    )
+    # With a case that passes, the calls reach the defect behind the known city.
+    fuzzing.pytester.makefile(".toml", cases='[[case]]\ntool = "forecast"\narguments = {city = "Lima", days = 4}\n')
+    result = fuzzing.run(
+        "--mcp-contract-fuzz",
+        "100",
+        "--mcp-contract-fuzz-seed",
+        "3",
+        "-k",
+        "fuzz and forecast",
+        "-o",
+        "mcp_contract_cases=cases.toml",
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(['    mcp_contract.call_tool("forecast", {"city": "Lima", "days": 0})'])
+
+
+def test_no_answer_in_time_is_an_input_crash(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "50", "-k", "fuzz and lookup", "-o", "mcp_contract_timeout=0.5")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '    mcp_contract.call_tool("lookup", {"key": ""})',
+            "",
+            'tool \'lookup\' called with {"key": ""} broke its contract (1 violation):',
+            "[[]input-crash[]]",
+            "  no answer: tool 'lookup' did not answer within 0.5 s*",
+        ]
+    )
+
+
+def test_a_failure_that_does_not_come_back_is_reported_as_flaky(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "50", "-k", "fuzz and moody")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "fuzzing 'moody' found arguments that break its contract (* calls); the smallest Hypothesis found:",
+            "(flaky: the same arguments did not break it again when replayed; the tool's answer depends on more)",
+            "*",
+            "",
+            "tool 'moody' called with * broke its contract (1 violation):",
+            "[[]structured-invalid[]]",
+        ]
+    )
+
+
+def test_a_read_only_tool_is_fuzzed_whatever_its_destructive_hint_says(fuzzing: Project) -> None:
+    fuzzing.run("--mcp-contract-fuzz", "20", "-k", "fuzz and peek", "-rs").assert_outcomes(passed=1)
+
+
+def test_a_seed_repeats_the_search_call_for_call(fuzzing: Project) -> None:
+    runs = []
+    for _ in range(2):
+        shutil.rmtree(fuzzing.pytester.path / ".hypothesis", ignore_errors=True)
+        result = fuzzing.run("--mcp-contract-fuzz", "200", "--mcp-contract-fuzz-seed", "11", "-k", "fuzz and flag")
+        result.assert_outcomes(failed=1)
+        runs.append([line for line in result.stdout.lines if line.startswith(("fuzzing 'flag'", "    mcp_contract"))])
+    assert runs[0] == runs[1]
+    assert runs[0][0].startswith("fuzzing 'flag' found arguments that break its contract (")
+
+
+def test_fuzzing_runs_under_xdist_with_the_same_findings(fuzzing: Project) -> None:
+    selected = "fuzz and (average or stock or tags or reading or wipe)"
+    result = fuzzing.run(
+        "--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", selected, "-n", "2", "-rfs"
+    )
+    result.assert_outcomes(passed=2, failed=2, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED mcp-contract::fuzz[[]average[]] - fuzzing 'average' found arguments that b*",
+            "FAILED mcp-contract::fuzz[[]stock[]] - fuzzing 'stock' found arguments that bre*",
+        ],
+        consecutive=False,
+    )
+    result.stdout.fnmatch_lines(["generated calls: 100, answered with a result: *"])

@@ -20,7 +20,7 @@ def test_the_example_server_over_http_matches_its_in_process_snapshots(
         result = pytester.runpytest(
             str(example), "-p", "no:cacheprovider", "-m", "mcp_contract", "--mcp-contract-server", url
         )
-    result.assert_outcomes(passed=19)  # every snapshot matched the committed files, every check and call passed
+    result.assert_outcomes(passed=23)  # every snapshot matched the committed files, every check and call passed
     result.stdout.fnmatch_lines(
         [
             f"mcp-contract: server {url} (--mcp-contract-server), scope=session, timeout=30s",

@@ -36,7 +36,7 @@ def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
         "-o",
         f"mcp_contract_server_env=PYTHONPATH={src}",
     )
-    result.assert_outcomes(passed=19)  # every snapshot matched the committed files, every check and call passed
+    result.assert_outcomes(passed=23)  # every snapshot matched the committed files, every check and call passed
     result.stdout.fnmatch_lines(
         [
             f"mcp-contract: server {target} (--mcp-contract-server), scope=session, timeout=30s",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 
+import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
@@ -92,6 +93,45 @@ def builds_its_own(station: str) -> Reading:
 def wipe(table: str) -> str:
     """Destructive: never fuzzed unless allowed by name (every call is an input-crash, so a call shows)."""
     raise MCPError(code=-32603, message=f"wiped {table!r}")
+
+
+FORECASTS = {"Oslo": -2.0, "Lima": 18.5}
+
+
+@mcp.tool()
+def forecast(city: str, days: int) -> float:
+    """Breaks only for a city it knows (named in a case, never guessed) and days=0: NaN."""
+    if city not in FORECASTS:
+        raise ToolError(f"unknown city {city!r}")
+    if days == 0 and not _fixed():
+        return math.nan
+    return FORECASTS[city] + days
+
+
+@mcp.tool()
+async def lookup(key: str) -> str:
+    """Hangs for an empty key: no answer within the call timeout is an input-crash."""
+    if not key and not _fixed():
+        await anyio.sleep(60)
+    return key or "(none)"
+
+
+CALLS = {"moody": 0}
+
+
+@mcp.tool()
+def moody(word: str) -> int:
+    """Breaks on its third call only, whatever the arguments: not reproducible, so flaky."""
+    CALLS["moody"] += 1
+    if CALLS["moody"] == 3:
+        return "three"  # type: ignore[return-value]
+    return len(word)
+
+
+@mcp.tool(annotations=ToolAnnotations(read_only_hint=True, destructive_hint=True))
+def peek(table: str) -> str:
+    """Read-only, so destructiveHint means nothing (as the spec says): fuzzed."""
+    return f"{len(table)} rows"
 
 
 if __name__ == "__main__":  # the same tools over stdio
