@@ -81,8 +81,9 @@ def daily_forecast(city: str, day: int = 1) -> DayForecast:
 
 
 @mcp.tool()
-def hourly(city: str, hours: int = 3) -> list[HourlyReading]:
+def hourly(city: str, hours: Annotated[int, Field(ge=0, le=48)] = 3) -> list[HourlyReading]:
     """Hour-by-hour temperatures (a list of models: one text block per item)."""
+    # Bounded: fuzzing found that hours=10**6 keeps a call busy for seconds.
     base = upstream.city(city)["temperature"]
     return [HourlyReading(hour=hour, temperature=base + hour * 0.5) for hour in range(hours)]
 
