@@ -42,9 +42,9 @@ LAST_FAILURE: Final = "last-failure.json"
 class FuzzFailure(AssertionError):
     """Generated arguments broke a tool's contract; the message shows the smallest call that does."""
 
-    def __init__(self, message: str, *, calls: int, violations: list[Violation]) -> None:
+    def __init__(self, message: str, *, fuzzed: Fuzzed, violations: list[Violation]) -> None:
         super().__init__(message)
-        self.calls = calls
+        self.fuzzed = fuzzed
         self.violations = violations
 
 
@@ -132,12 +132,13 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     best: _Broke | None = None
     """The last failure: Hypothesis only tries smaller ones after the first."""
     stopped = ""
+    timed_out = False
     outside = random.getstate()
 
     def call(arguments: dict[str, Any]) -> None:
-        nonlocal calls, results, best, stopped, outside
+        nonlocal calls, results, best, stopped, timed_out, outside
         if time.monotonic() > budget_ends:
-            stopped = "the time limit (mcp_contract_fuzz_deadline) ended the search"
+            stopped, timed_out = "the time limit (mcp_contract_fuzz_deadline) ended the search", True
             raise _Stop
         calls += 1
         # Hypothesis seeds the global random for each example; an in-process server must not see that.
@@ -207,10 +208,10 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             found = _Broke(found.arguments, again or found.violations)
         _remember(last, found)
         message = _message(tool.name, found, calls, folder, project, flaky=flaky, stopped=stopped)
-        raise FuzzFailure(message, calls=calls, violations=found.violations)
+        raise FuzzFailure(message, fuzzed=Fuzzed(calls, results, cut_short=timed_out), violations=found.violations)
     if calls == 0 and not stopped:
         pytest.skip(f"no arguments could be generated that {tool.name!r}'s input schema allows")
-    return Fuzzed(calls, results, cut_short=bool(stopped))
+    return Fuzzed(calls, results, cut_short=timed_out)
 
 
 @contextlib.contextmanager
@@ -290,7 +291,7 @@ def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, pro
             message = _message(
                 tool.name, broke, 1, last.parent, project, flaky=False, stopped="replayed from the last run"
             )
-            raise FuzzFailure(message, calls=1, violations=violations)
+            raise FuzzFailure(message, fuzzed=Fuzzed(1, 0), violations=violations)
     last.unlink()  # mended: search afresh
 
 

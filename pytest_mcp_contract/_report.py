@@ -47,9 +47,11 @@ class ToolRecord:
     """Violations in calls carried by ``mcp_contract_allow``."""
     allowed_checks: list[str] = field(default_factory=list)
     """Tool-check violations carried by ``mcp_contract_allow``."""
+    fuzzed: bool = False
     fuzz_calls: int = 0
-    fuzz_results: int | None = None
-    """Generated calls answered with a result (not a tool error), where fuzzing found nothing."""
+    fuzz_results: int = 0
+    """Generated calls answered with a result (not a tool error): the ones whose results were checked."""
+    fuzz_found: bool = False
     fuzz_cut_short: bool = False
 
 
@@ -90,10 +92,11 @@ class ContractReport:
             elif data["kind"] == "fuzz":  # generated calls: checked calls too, their violations failing ones
                 tool.calls += data["calls"]
                 tool.call_violations.update(data["violations"])
+                tool.fuzzed = True
                 tool.fuzz_calls += data["calls"]
-                if "results" in data:
-                    tool.fuzz_results = (tool.fuzz_results or 0) + data["results"]
-                    tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
+                tool.fuzz_results += data["results"]
+                tool.fuzz_found = tool.fuzz_found or bool(data["violations"])
+                tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
             elif data["kind"] == "calls":
                 tool.calls += data["count"]
                 (tool.expected_violations if passed else tool.call_violations).update(data["violations"])
@@ -187,13 +190,16 @@ class ContractReport:
     def _fuzz_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
         """How far the generated calls reached: a fuzzed tool that only ever answered with tool
         errors had none of its results checked, which a passing item does not show."""
-        fuzzed = sorted((tool for tool in tools if tool.fuzz_results is not None), key=lambda tool: tool.name)
+        fuzzed = sorted((tool for tool in tools if tool.fuzzed), key=lambda tool: tool.name)
         if not fuzzed:
             return []
         calls = sum(tool.fuzz_calls for tool in fuzzed)
-        results = sum(tool.fuzz_results or 0 for tool in fuzzed)
-        facts = [("generated calls", f"{calls}, answered with a result: {results} (the rest: tool errors)")]
-        stuck = [f"{tool.name} ({tool.fuzz_calls} calls)" for tool in fuzzed if not tool.fuzz_results]
+        results = sum(tool.fuzz_results for tool in fuzzed)
+        facts = [("generated calls", f"{calls}, answered with a result: {results}")]
+        # A tool with a finding has its failure to show instead.
+        stuck = [
+            f"{tool.name} ({tool.fuzz_calls} calls)" for tool in fuzzed if not (tool.fuzz_results or tool.fuzz_found)
+        ]
         if stuck:
             facts.append(
                 (

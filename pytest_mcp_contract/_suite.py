@@ -196,12 +196,11 @@ def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) 
         reason = skip_reason(tool, settings)
         if reason is not None:
             pytest.skip(reason)
+        failure = None
         try:
             fuzzed = fuzz_tool(_client(request), tool, settings, project_dir(request.config), known)
-        except FuzzFailure as failure:
-            checks = [violation.check for violation in failure.violations]
-            record(request.node, "fuzz", server=_name(settings), tool=tool_name, calls=failure.calls, violations=checks)
-            raise
+        except FuzzFailure as error:
+            failure, fuzzed = error, error.fuzzed
         record(
             request.node,
             "fuzz",
@@ -210,8 +209,10 @@ def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) 
             calls=fuzzed.calls,
             results=fuzzed.results,
             cut_short=fuzzed.cut_short,
-            violations=[],
+            violations=[violation.check for violation in failure.violations] if failure else [],
         )
+        if failure is not None:
+            raise failure
 
     fuzz.__module__ = __name__
     return fuzz

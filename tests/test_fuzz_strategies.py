@@ -40,6 +40,7 @@ class Tree(BaseModel):
 def _pydantic_schemas() -> dict[str, dict[str, Any]]:
     """The input schemas MCPServer writes for parameters of every common kind."""
     server = MCPServer("kinds")
+
     # Only their parameters matter: the schemas are read, the tools never called.
     def scalars(name: str, count: Annotated[int, Field(ge=0, le=10)], ratio: float, on: bool = False) -> str:
         raise NotImplementedError
