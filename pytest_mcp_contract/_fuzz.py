@@ -58,6 +58,8 @@ class Fuzzed:
     calls: int
     results: int
     """Calls answered with a result (not a tool error): the ones whose results were checked."""
+    distinct: int
+    """Different argument sets among the calls (a schema the generator covers badly repeats its cases)."""
     cut_short: bool = False
     """The time limit ended the search before it made its calls."""
 
@@ -119,7 +121,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import FlakyFailure, InvalidArgument, Unsatisfiable
 
-    from pytest_mcp_contract._session import SessionError, server_name
+    from pytest_mcp_contract._session import server_name
     from pytest_mcp_contract._strategies import Unsupported, arguments
 
     known = [call for call in known if _allowed(tool, call)]
@@ -133,6 +135,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     """The last failure: Hypothesis only tries smaller ones after the first."""
     stopped = ""
     timed_out = False
+    distinct: set[str] = set()
     outside = random.getstate()
 
     def call(arguments: dict[str, Any]) -> None:
@@ -145,17 +148,18 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         inside = random.getstate()
         random.setstate(outside)
         try:
-            violations, answered = _probe(client, tool, arguments, settings)
-        except SessionError as error:
-            best = _Broke(arguments, [Violation("input-crash", tool.name, f"the server went away: {error}")])
-            stopped = "the server is gone, so the search stopped"
-            raise _Stop from None
+            probed = _probe(client, tool, arguments, settings)
         finally:
             outside = random.getstate()
             random.setstate(inside)
-        results += answered
-        if violations:
-            best = _Broke(arguments, violations)
+        results += probed.answered
+        distinct.add(json.dumps(arguments, sort_keys=True))
+        if probed.gone:
+            best = _Broke(arguments, probed.violations)
+            stopped = "the server is gone, so the search stopped"
+            raise _Stop
+        if probed.violations:
+            best = _Broke(arguments, probed.violations)
             raise best
 
     folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
@@ -200,18 +204,20 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         if not stopped:
             # Once more with the server's log on, so the report holds this call's log and no other.
             calls += 1
-            try:
-                again, _ = _probe(client, tool, found.arguments, settings)
-            except SessionError as error:
-                again = [Violation("input-crash", tool.name, f"the server went away: {error}")]
+            again = _probe(client, tool, found.arguments, settings).violations
             flaky = flaky or not again
             found = _Broke(found.arguments, again or found.violations)
         _remember(last, found)
         message = _message(tool.name, found, calls, folder, project, flaky=flaky, stopped=stopped)
-        raise FuzzFailure(message, fuzzed=Fuzzed(calls, results, cut_short=timed_out), violations=found.violations)
+        raise FuzzFailure(
+            message, fuzzed=Fuzzed(calls, results, len(distinct), cut_short=timed_out), violations=found.violations
+        )
     if calls == 0 and not stopped:
-        pytest.skip(f"no arguments could be generated that {tool.name!r}'s input schema allows")
-    return Fuzzed(calls, results, cut_short=timed_out)
+        pytest.skip(
+            f"the fuzzer could not generate arguments that {tool.name!r}'s input schema allows (it does not know "
+            "every JSON Schema keyword); a case for the tool in the mcp_contract_cases file is still called"
+        )
+    return Fuzzed(calls, results, len(distinct), cut_short=timed_out)
 
 
 @contextlib.contextmanager
@@ -232,24 +238,34 @@ def _quiet_server_log() -> Iterator[None]:
 
 def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> list[Violation]:
     """What one generated call broke: nothing for a tool error or a result that passes every check."""
-    return _probe(client, tool, arguments, settings)[0]
+    return _probe(client, tool, arguments, settings).violations
 
 
-def _probe(
-    client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings
-) -> tuple[list[Violation], bool]:
-    """:func:`probe`, and whether the call was answered with a result (its checks ran)."""
+@dataclass(frozen=True)
+class _Probe:
+    violations: list[Violation]
+    answered: bool
+    """With a result, not a tool error: its checks ran."""
+    gone: bool = False
+    """The server went away under the call (its violation says so): no call can follow."""
+
+
+def _probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> _Probe:
+    """:func:`probe`, and what else the search needs to know about the call."""
     from mcp.shared.exceptions import MCPError
 
     from pytest_mcp_contract._checks import result_violations
     from pytest_mcp_contract._errors import ToolTimeoutError
     from pytest_mcp_contract._expect import Referee
     from pytest_mcp_contract._inprocess import registration
+    from pytest_mcp_contract._session import SessionError
 
     name = tool.name
     answer = None
     try:
         answer = client._answer(name, arguments)
+    except SessionError as error:
+        return _Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
     except MCPError as error:
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
         violations = [Violation("input-crash", name, message)]
@@ -272,7 +288,7 @@ def _probe(
             violations = []  # a legitimate answer to arguments the tool cannot serve
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: the allow list applies.
-    return (Referee([], settings.allow).judge(name, answer, violations).failing if violations else []), answered
+    return _Probe(Referee([], settings.allow).judge(name, answer, violations).failing if violations else [], answered)
 
 
 def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path) -> None:
@@ -291,18 +307,17 @@ def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, pro
             message = _message(
                 tool.name, broke, 1, last.parent, project, flaky=False, stopped="replayed from the last run"
             )
-            raise FuzzFailure(message, fuzzed=Fuzzed(1, 0), violations=violations)
+            raise FuzzFailure(message, fuzzed=Fuzzed(1, 0, 1), violations=violations)
     last.unlink()  # mended: search afresh
 
 
 def _allowed(tool: Tool, arguments: dict[str, Any]) -> bool:
     """Whether the input schema (it may have changed since) still allows these arguments."""
-    from jsonschema.validators import validator_for
+    from pytest_mcp_contract._strategies import Unsupported, checker
 
-    schema = tool.input_schema or {"type": "object"}
     try:
-        return bool(validator_for(schema)(schema).is_valid(arguments))
-    except Exception:  # an unusable schema: replaying proves nothing
+        return checker(tool.input_schema or {"type": "object"})(arguments)
+    except Unsupported:  # an unusable schema: replaying proves nothing
         return False
 
 

@@ -51,6 +51,7 @@ class ToolRecord:
     fuzz_calls: int = 0
     fuzz_results: int = 0
     """Generated calls answered with a result (not a tool error): the ones whose results were checked."""
+    fuzz_distinct: int = 0
     fuzz_found: bool = False
     fuzz_cut_short: bool = False
 
@@ -95,6 +96,7 @@ class ContractReport:
                 tool.fuzzed = True
                 tool.fuzz_calls += data["calls"]
                 tool.fuzz_results += data["results"]
+                tool.fuzz_distinct += data["distinct"]
                 tool.fuzz_found = tool.fuzz_found or bool(data["violations"])
                 tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
             elif data["kind"] == "calls":
@@ -195,7 +197,8 @@ class ContractReport:
             return []
         calls = sum(tool.fuzz_calls for tool in fuzzed)
         results = sum(tool.fuzz_results for tool in fuzzed)
-        facts = [("generated calls", f"{calls}, answered with a result: {results}")]
+        distinct = sum(tool.fuzz_distinct for tool in fuzzed)
+        facts = [("generated calls", f"{calls} ({distinct} distinct), answered with a result: {results}")]
         # A tool with a finding has its failure to show instead.
         stuck = [
             f"{tool.name} ({tool.fuzz_calls} calls)" for tool in fuzzed if not (tool.fuzz_results or tool.fuzz_found)

@@ -15,17 +15,19 @@ Two choices make the calls reach further into a tool:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
 from hypothesis import provisional
 from hypothesis import strategies as st
-from jsonschema.validators import validator_for
+from jsonschema.exceptions import ValidationError
+from jsonschema.validators import extend, validator_for
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -58,23 +60,48 @@ class Unsupported(ValueError):
 def arguments(schema: Mapping[str, Any] | None, known: Sequence[Mapping[str, Any]] = ()) -> SearchStrategy[Any]:
     """Argument objects ``schema`` allows, drawing on ``known`` argument objects (a tool's cases)."""
     root: dict[str, Any] = dict(schema) if schema else {"type": "object"}
-    try:
-        validator_class = validator_for(root)
-        validator_class.check_schema(root)
-    except Exception as error:
-        raise Unsupported(f"the input schema is not valid JSON Schema: {_first_line(error)}") from None
-    validator = validator_class(root)
+    allows = checker(root)
     builder = _Builder(root)
     pools: dict[str, list[Any]] = {}
     for call in known:
         for name, value in call.items():
             pools.setdefault(name, []).append(value)
-    strategy = builder.build(root, pools)
-    return strategy.filter(lambda value: isinstance(value, dict) and validator.is_valid(value))
+    return builder.build(root, pools).filter(lambda value: isinstance(value, dict) and allows(value))
 
 
-def _first_line(error: Exception) -> str:
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
+def checker(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
+    """Whether ``schema`` allows a value, reading its patterns the ECMA-262 way (``\\d`` is ASCII,
+    ``$`` the very end) where Python's re alone would allow more; a value it cannot check is not."""
+    problem: object = None
+    try:
+        validator_class = validator_for(schema)
+        # Without checking formats: a pattern in JavaScript's syntax is valid JSON Schema, if not Python's.
+        problem = next(validator_class(validator_class.META_SCHEMA).iter_errors(schema), None)
+    except Exception as error:
+        problem = error
+    if problem is not None:
+        raise Unsupported(f"the input schema is not valid JSON Schema: {_first_line(problem)}")
+    validator = extend(validator_class, {"pattern": _pattern_keyword})(schema)  # type: ignore[no-untyped-call]  # unannotated upstream
+
+    def allows(value: Any) -> bool:
+        try:
+            return bool(validator.is_valid(value))
+        except Exception:  # a pattern Python cannot read, in patternProperties, say
+            return False
+
+    return allows
+
+
+def _pattern_keyword(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string"):
+        compiled = _ecma(pattern)
+        if compiled is None or compiled.search(instance) is None:
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _first_line(error: object) -> str:
+    text = getattr(error, "message", None) or str(error)
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 class _Builder:
@@ -83,6 +110,8 @@ class _Builder:
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
         self.refs: dict[str, SearchStrategy[Any]] = {}
+        self.merging: set[str] = set()
+        """The $refs allOf parts being merged right now (merging is eager, so a cycle must stop)."""
 
     def build(self, schema: object, pools: Mapping[str, list[Any]] | None = None) -> SearchStrategy[Any]:
         """Values ``schema`` allows (the filter at the root decides); ``pools``: known values of the
@@ -118,7 +147,17 @@ class _Builder:
                 rest = {key: value for key, value in schema.items() if key != keyword}
                 return st.one_of([self.build(_both(rest, branch), pools) for branch in branches])
         if isinstance(schema.get("allOf"), list):
-            return self.build(self._merged(schema), pools)
+            refs = {
+                part["$ref"] for part in schema["allOf"] if isinstance(part, dict) and isinstance(part.get("$ref"), str)
+            }
+            looping = sorted(refs & self.merging)
+            if looping:  # a type holding itself through allOf: deferred, as a plain $ref is
+                return self._ref(looping[0])
+            self.merging |= refs
+            try:
+                return self.build(self._merged(schema), pools)
+            finally:
+                self.merging -= refs
         return st.one_of([self._typed(kind, schema, pools) for kind in _types(schema)])
 
     def _ref(self, ref: object) -> SearchStrategy[Any]:
@@ -177,26 +216,31 @@ class _Builder:
         properties = schema.get("properties", {})
         properties = properties if isinstance(properties, dict) else {}
         required = [name for name in schema.get("required", []) if isinstance(name, str)]
-        extra = schema.get("additionalProperties")
-        extra_schema = extra if isinstance(extra, dict) and extra else None
+        extra = schema.get("additionalProperties", True)
+        # A map (dict[str, Any]) names no keys: any key goes. Where keys are named, only those.
+        is_map = "properties" not in schema and "patternProperties" not in schema and extra is not False
+        extra_schema = extra if isinstance(extra, dict) and extra else (True if is_map else None)
 
         def one(name: str) -> SearchStrategy[Any]:
             strategy = self.build(properties.get(name, extra_schema if extra_schema is not None else True))
             known = (pools or {}).get(name)
             return st.one_of(strategy, st.sampled_from(known)) if known else strategy
 
-        named = st.fixed_dictionaries(
-            {name: one(name) for name in required},
-            optional={name: one(name) for name in properties if name not in required},
-        )
+        optional = {}
+        for name in properties:
+            if name not in required:
+                with contextlib.suppress(Unsupported):  # left out: the call can do without it
+                    optional[name] = one(name)
+        named = st.fixed_dictionaries({name: one(name) for name in required}, optional=optional)
         maps = [
-            st.dictionaries(st.from_regex(pattern), self.build(part), max_size=_MAX_EXTRA)
+            st.dictionaries(_pattern_strings(pattern, 1, None), self.build(part), max_size=_MAX_EXTRA)
             for pattern, part in (schema.get("patternProperties") or {}).items()
-            if _regex(pattern)
         ]
         if extra_schema is not None:
             keys = self.build(schema["propertyNames"]) if "propertyNames" in schema else st.text(_TEXT)
-            maps.append(st.dictionaries(keys, self.build(extra_schema), max_size=_MAX_EXTRA))
+            low = max(_count(schema, "minProperties", 0) - len(properties), 0)
+            high = max(_count(schema, "maxProperties", low + _MAX_EXTRA) - len(required), low)
+            maps.append(st.dictionaries(keys, self.build(extra_schema), min_size=low, max_size=high))
         if not maps:
             return named
         # Named keys last, so they win over a generated key of the same name.
@@ -321,25 +365,76 @@ def _strings(schema: dict[str, Any]) -> SearchStrategy[Any]:
     high = schema.get("maxLength")
     high = high if isinstance(high, int) and not isinstance(high, bool) and high >= low else None
     pattern = schema.get("pattern")
+    if isinstance(pattern, str):  # before the format: a pattern says more (zod writes both)
+        return _pattern_strings(pattern, low, high)
     made = _FORMATS.get(str(schema.get("format")))
-    if made is not None:
-        strategy = made()
-    elif isinstance(pattern, str):
-        if not _regex(pattern):
-            raise Unsupported(f"pattern {pattern!r} is not a regular expression Python can match")
-        # Not anchored: JSON Schema patterns search, as from_regex does by default.
-        strategy = st.from_regex(pattern, alphabet=_TEXT)
-    else:
+    if made is None:
         return st.text(_TEXT, min_size=low, max_size=high if high is not None else low + 20)
-    return strategy.filter(lambda text: low <= len(text) and (high is None or len(text) <= high))
+    return made().filter(lambda text: low <= len(text) and (high is None or len(text) <= high))
 
 
-def _regex(pattern: str) -> bool:
+def _pattern_strings(pattern: str, low: int, high: int | None) -> SearchStrategy[str]:
+    """Strings a JSON Schema ``pattern`` (ECMA-262: it searches; ``\\d`` is ASCII, ``$`` the very end)
+    matches, ``low`` to ``high`` characters long."""
+    compiled = _ecma(pattern)
+    if compiled is None:
+        raise Unsupported(f"pattern {pattern!r} uses syntax Python's re cannot match")
+    repeat = _REPEAT.fullmatch(pattern)
+    if repeat is not None:  # one character class, repeated (an id, a hex digest): sized, not filtered
+        first, last = _quantity(repeat["quantity"])
+        low, high = max(low, first), last if high is None else high if last is None else min(high, last)
+        if high is not None and low > high:
+            return st.nothing()
+        alphabet = st.from_regex(re.compile(repeat["item"], re.ASCII), fullmatch=True)
+        strategy = st.text(alphabet, min_size=low, max_size=high if high is not None else low + 20)
+    else:
+        strategy = st.from_regex(compiled, alphabet=_TEXT)
+    return strategy.filter(
+        lambda text: low <= len(text) and (high is None or len(text) <= high) and compiled.search(text) is not None
+    )
+
+
+_REPEAT: Final = re.compile(
+    r"\^?(?P<item>\[(?:\\.|[^\]\\])+\]|\\[dwsDWS]|\.|[A-Za-z0-9 _-])"
+    r"(?P<quantity>[+*]|\{\d+\}|\{\d+,\d*\})\$?"
+)
+"""``^[a-f0-9]{40}$``: one character class with a count."""
+
+
+def _quantity(text: str) -> tuple[int, int | None]:
+    if text == "+":
+        return 1, None
+    if text == "*":
+        return 0, None
+    first, _, last = text[1:-1].partition(",")
+    if not _:
+        return int(first), int(first)
+    return int(first), int(last) if last else None
+
+
+def _ecma(pattern: str) -> re.Pattern[str] | None:
+    """A JSON Schema pattern as Python's re reads it the ECMA-262 way, or None if it cannot."""
+    out, index, in_class = [], 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"  # ECMA's $ (without the m flag) is the very end; Python's also matches before a \n
+        elif pattern.startswith("(?<", index) and pattern[index + 3 : index + 4] not in ("=", "!"):
+            char, index = "(?P<", index + 2  # a named group, in Python's spelling
+        out.append(char)
+        index += 1
     try:
-        re.compile(pattern)
+        return re.compile("".join(out), re.ASCII)  # ECMA's \d, \w and \b are ASCII
     except re.error:
-        return False
-    return True
+        return None
 
 
 def _canonical(value: Any) -> str:
@@ -351,10 +446,16 @@ def _duration() -> SearchStrategy[str]:
 
 
 _UTC: Final = dt.UTC
+
+
+def _zulu(value: dt.datetime | dt.time) -> str:
+    return value.isoformat().replace("+00:00", "Z")  # RFC 3339's own spelling, which every parser takes
+
+
 _FORMATS: Final[dict[str, Callable[[], SearchStrategy[str]]]] = {
-    "date-time": lambda: st.datetimes(timezones=st.just(_UTC)).map(lambda value: value.isoformat()),
+    "date-time": lambda: st.datetimes(timezones=st.just(_UTC)).map(_zulu),
     "date": lambda: st.dates().map(lambda value: value.isoformat()),
-    "time": lambda: st.times(timezones=st.just(_UTC)).map(lambda value: value.isoformat()),
+    "time": lambda: st.times(timezones=st.just(_UTC)).map(_zulu),
     "duration": _duration,
     "email": st.emails,
     "uri": provisional.urls,

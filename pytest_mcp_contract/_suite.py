@@ -208,6 +208,7 @@ def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) 
             tool=tool_name,
             calls=fuzzed.calls,
             results=fuzzed.results,
+            distinct=fuzzed.distinct,
             cut_short=fuzzed.cut_short,
             violations=[violation.check for violation in failure.violations] if failure else [],
         )

@@ -133,8 +133,9 @@ def test_the_example_server_survives_a_thousand_generated_calls(pytester: pytest
     # Calls that drew on the schema's examples and the cases got past the tools' errors.
     result.stdout.fnmatch_lines(["generated calls: *, answered with a result: *"])
     line = next(line for line in result.stdout.lines if line.startswith("generated calls:"))
-    calls, results = map(int, re.findall(r"\d+", line))
+    calls, distinct, results = map(int, re.findall(r"\d+", line))
     assert calls >= 1000
+    assert distinct >= 0.9 * calls
     assert results >= 100
     result.stdout.no_fnmatch_line("fuzzed tools that never got past their errors*")
 
@@ -273,7 +274,7 @@ def test_generating_draws_on_the_cases_to_reach_past_the_tools_errors(fuzzing: P
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(
         [
-            "generated calls: 100, answered with a result: 0",
+            "generated calls: 100 (* distinct), answered with a result: 0",
             "fuzzed tools that never got past their errors: forecast (100 calls); give their input schema examples "
             "(Field(examples=[[]...[]])) or add cases to the mcp_contract_cases file: generated calls draw on both",
         ]
@@ -353,3 +354,26 @@ def test_fuzzing_runs_under_xdist_with_the_same_findings(fuzzing: Project) -> No
     )
     # Every generated call counts, the failing tools' too (50 each, or fewer when they failed early).
     result.stdout.fnmatch_lines(["generated calls: *, answered with a result: *"])
+
+
+def test_a_server_that_dies_under_a_call_is_an_input_crash_and_so_is_its_replay(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("FUZZ_FIXED", raising=False)
+    project.configure(f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}", suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    for searched in (True, False):  # then replayed from the record: the same finding, not a traceback
+        result = project.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and shutdown")
+        result.assert_outcomes(failed=1)
+        stopped = "the server is gone, so the search stopped" if searched else "replayed from the last run"
+        result.stdout.fnmatch_lines(
+            [
+                "fuzzing 'shutdown' found arguments that break its contract (* call*); the smallest Hypothesis found:",
+                f"({stopped}; these are the smallest arguments found by then)",
+                '    mcp_contract.call_tool("shutdown", {"code": 0})',
+                "*",
+                "[[]input-crash[]]",
+                "  the server went away: the stdio server * closed the connection during tools/call 'shutdown'*",
+            ]
+        )
+        result.stdout.no_fnmatch_line("*SessionError*")

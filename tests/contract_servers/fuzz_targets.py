@@ -134,5 +134,17 @@ def peek(table: str) -> str:
     return f"{len(table)} rows"
 
 
+OVER_STDIO = {"on": False}
+
+
+@mcp.tool()
+def shutdown(code: int) -> int:
+    """Over stdio, code 0 ends the server's process under the call (in process it would end pytest)."""
+    if code == 0 and OVER_STDIO["on"] and not _fixed():
+        os._exit(3)
+    return code
+
+
 if __name__ == "__main__":  # the same tools over stdio
+    OVER_STDIO["on"] = True
     mcp.run()
