@@ -86,6 +86,8 @@ def mirror_mismatch(
         raise TooDeep
     if any(same(item, value) or same(item, structured) for item in parsed.values() if item is not NOT_JSON):
         return None
+    if _is_set(schema, base) and any(_same_items(item, value) for item in parsed.values() if item is not NOT_JSON):
+        return None  # a set (uniqueItems): its order means nothing, and the SDK writes the text from another copy
     if as_structured is not None and _sdk_would_write(as_structured, value, texts, parsed, structured):
         return None
     return _diagnose(structured, value, base, blocks=blocks, texts=texts, parsed=parsed, leaves=leaves)
@@ -106,6 +108,28 @@ def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
     if isinstance(schema, dict) and schema.get("x-fastmcp-wrap-result"):
         return structured["result"], ("result",)
     return structured, ()
+
+
+def _is_set(schema: dict[str, Any] | None, base: Path) -> bool:
+    """Whether the schema says the (unwrapped) value is an array of unique items: a set."""
+    node: Any = schema
+    for key in base:
+        properties = node.get("properties") if isinstance(node, dict) else None
+        node = properties.get(key) if isinstance(properties, dict) else None
+    return isinstance(node, dict) and node.get("uniqueItems") is True
+
+
+def _same_items(said: Any, held: Any) -> bool:
+    """The same items in any order (each matched once)."""
+    if not (isinstance(said, list) and isinstance(held, list) and len(said) == len(held)):
+        return False
+    left = list(held)
+    for item in said:
+        match = next((index for index, other in enumerate(left) if same(item, other)), None)
+        if match is None:
+            return False
+        del left[match]
+    return True
 
 
 def _leaves(value: Any, base: Path) -> list[tuple[Path, Any]]:

@@ -13,6 +13,7 @@ from pytest_mcp_contract import ContractViolationError, McpContract, check_resul
 WRAPPED_LIST = {"type": "object", "properties": {"result": {"type": "array"}}, "required": ["result"]}
 WRAPPED = {"type": "object", "properties": {"result": {}}, "required": ["result"]}
 OBJECT = {"type": "object"}
+WRAPPED_SET = {"type": "object", "properties": {"result": {"type": "array", "uniqueItems": True}}}
 
 
 def test_failure_output_gives_block_index_and_both_values(project: Project) -> None:
@@ -72,6 +73,8 @@ def _mismatches(schema: dict[str, Any] | None, structured: Any, *texts: str) -> 
         (OBJECT, {"result": [1, 2]}, ['{"result": [1, 2]}']),  # a model whose only field is `result`
         (OBJECT, {"é": "✓"}, ['{"é": "✓"}']),
         (None, {"a": 1}, ['{"a": 1}']),  # structured content without a schema is compared too
+        # A set: the SDK writes the text from the returned set and the data from a copy, in another order.
+        (WRAPPED_SET, {"result": [7, 39]}, ["[\n  39,\n  7\n]"]),
     ],
 )
 def test_correct_layouts_pass(schema: dict[str, Any] | None, structured: Any, texts: list[str]) -> None:
@@ -117,6 +120,20 @@ def test_correct_layouts_pass(schema: dict[str, Any] | None, structured: Any, te
             [],
             "",
             'content has no text block, but structured_content holds {"a": 1}: the model sees none of the data',
+        ),
+        (  # a list is no set: its order is data
+            WRAPPED_LIST,
+            {"result": [7, 39]},
+            ["[39, 7]"],
+            "/result/0",
+            "text block 0 (JSON) has 39 at /0 where structured_content /result has 7",
+        ),
+        (  # a set's items must still be the same
+            WRAPPED_SET,
+            {"result": [7, 39]},
+            ["[39, 8]"],
+            "/result/0",
+            "text block 0 (JSON) has 39 at /0 where structured_content /result has 7",
         ),
     ],
 )

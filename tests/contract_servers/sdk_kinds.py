@@ -458,3 +458,7 @@ def t_unicode_text() -> str:
 @mcp.tool()
 def t_list_of_enums() -> list[Colour]:
     return [Colour.RED, Colour.BLUE]
+
+
+if __name__ == "__main__":  # the same tools over stdio
+    mcp.run()
