@@ -198,7 +198,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         flaky = True
     except Unsatisfiable:
         pass
-    except InvalidArgument as error:  # a keyword value Hypothesis cannot work with
+    except (InvalidArgument, Unsupported) as error:  # a keyword value Hypothesis cannot work with
         pytest.skip(f"cannot generate arguments from {tool.name!r}'s input schema: {error}")
     if found is not None:
         if not stopped:

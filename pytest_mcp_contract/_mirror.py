@@ -14,6 +14,7 @@ tool's output model, gives ``structured_content`` (a ``dict`` returned for a mod
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -86,8 +87,8 @@ def mirror_mismatch(
         raise TooDeep
     if any(same(item, value) or same(item, structured) for item in parsed.values() if item is not NOT_JSON):
         return None
-    if _is_set(schema, base) and any(_same_items(item, value) for item in parsed.values() if item is not NOT_JSON):
-        return None  # a set (uniqueItems): its order means nothing, and the SDK writes the text from another copy
+    if _same_but_set_order(schema, base, structured, value, parsed):
+        return None
     if as_structured is not None and _sdk_would_write(as_structured, value, texts, parsed, structured):
         return None
     return _diagnose(structured, value, base, blocks=blocks, texts=texts, parsed=parsed, leaves=leaves)
@@ -110,26 +111,106 @@ def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
     return structured, ()
 
 
-def _is_set(schema: dict[str, Any] | None, base: Path) -> bool:
-    """Whether the schema says the (unwrapped) value is an array of unique items: a set."""
-    node: Any = schema
-    for key in base:
-        properties = node.get("properties") if isinstance(node, dict) else None
-        node = properties.get(key) if isinstance(properties, dict) else None
-    return isinstance(node, dict) and node.get("uniqueItems") is True
+def _same_but_set_order(
+    schema: dict[str, Any] | None, base: Path, structured: Any, value: Any, parsed: dict[int, Any]
+) -> bool:
+    """Whether a text block holds the data, but for the order of arrays the schema marks ``uniqueItems``.
 
-
-def _same_items(said: Any, held: Any) -> bool:
-    """The same items in any order (each matched once)."""
-    if not (isinstance(said, list) and isinstance(held, list) and len(said) == len(held)):
+    Such an array is a set (Python's ``set``, ``frozenset``), and a set has no order: the SDK writes
+    the text from the returned set and the data from a validated copy, which may iterate otherwise.
+    """
+    if schema is None or "uniqueItems" not in json.dumps(schema):
         return False
-    left = list(held)
-    for item in said:
-        match = next((index for index, other in enumerate(left) if same(item, other)), None)
-        if match is None:
-            return False
-        del left[match]
-    return True
+    value_schema = schema.get("properties", {}).get("result", {}) if base else schema
+    try:
+        whole, unwrapped = (
+            _set_order_fixed(structured, [schema], schema),
+            _set_order_fixed(value, [value_schema], schema),
+        )
+        return any(
+            same(_set_order_fixed(item, [value_schema], schema), unwrapped)
+            or same(_set_order_fixed(item, [schema], schema), whole)
+            for item in parsed.values()
+            if item is not NOT_JSON
+        )
+    except RecursionError:  # deeper than Python goes: leave it to the plain comparison
+        return False
+
+
+def _set_order_fixed(value: Any, schemas: list[Any], root: dict[str, Any]) -> Any:
+    """``value`` with each array that one of ``schemas`` (a value may match any) marks ``uniqueItems``
+    sorted into one fixed order."""
+    schemas = _alternatives(schemas, root)
+    if isinstance(value, list):
+        items = [
+            _set_order_fixed(item, [sub for schema in schemas for sub in _item_schemas(schema, index)], root)
+            for index, item in enumerate(value)
+        ]
+        if any(schema.get("uniqueItems") is True for schema in schemas):
+            items.sort(key=_order_key)
+        return items
+    if isinstance(value, dict):
+        return {
+            key: _set_order_fixed(item, [sub for schema in schemas for sub in _property_schemas(schema, key)], root)
+            for key, item in value.items()
+        }
+    return value
+
+
+def _alternatives(schemas: list[Any], root: dict[str, Any]) -> list[dict[str, Any]]:
+    """The object schemas a value may have to match: ``$ref`` followed (in the root), combinators opened."""
+    out: list[dict[str, Any]] = []
+    pending = list(schemas)
+    while pending and len(out) < 200:  # a bound: a schema may refer to itself
+        schema = pending.pop()
+        if not isinstance(schema, dict):
+            continue
+        out.append(schema)
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#"):
+            pending.append(_local(root, ref))
+        for keyword in ("anyOf", "oneOf", "allOf"):
+            if isinstance(schema.get(keyword), list):
+                pending.extend(schema[keyword])
+    return out
+
+
+def _local(root: dict[str, Any], ref: str) -> Any:
+    node: Any = root
+    for part in ref[1:].split("/")[1:]:
+        node = node.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
+    return node
+
+
+def _item_schemas(schema: dict[str, Any], index: int) -> list[Any]:
+    prefix = schema.get("prefixItems", schema.get("items") if isinstance(schema.get("items"), list) else None)
+    if isinstance(prefix, list) and index < len(prefix):
+        return [prefix[index]]
+    items = schema.get("items")
+    return [items] if isinstance(items, dict) else []
+
+
+def _property_schemas(schema: dict[str, Any], key: str) -> list[Any]:
+    properties = schema.get("properties")
+    if isinstance(properties, dict) and key in properties:
+        return [properties[key]]
+    extra = schema.get("additionalProperties")
+    return [extra] if isinstance(extra, dict) else []
+
+
+def _order_key(item: Any) -> str:
+    """One order for any JSON values, in which 2 and 2.0 sort alike (the JSON they stand for is equal)."""
+    return json.dumps(_integral(item), sort_keys=True)
+
+
+def _integral(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_integral(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _integral(item) for key, item in value.items()}
+    return value
 
 
 def _leaves(value: Any, base: Path) -> list[tuple[Path, Any]]:

@@ -110,6 +110,8 @@ class _Builder:
     def __init__(self, root: dict[str, Any]) -> None:
         self.root = root
         self.refs: dict[str, SearchStrategy[Any]] = {}
+        self.building: set[str] = set()
+        """The $refs whose strategies are being built right now: met again, they are deferred."""
         self.merging: set[str] = set()
         """The $refs allOf parts being merged right now (merging is eager, so a cycle must stop)."""
 
@@ -145,7 +147,15 @@ class _Builder:
             branches = schema.get(keyword)
             if isinstance(branches, list) and branches:
                 rest = {key: value for key, value in schema.items() if key != keyword}
-                return st.one_of([self.build(_both(rest, branch), pools) for branch in branches])
+                built, problems = [], []
+                for branch in branches:  # a branch that cannot be generated is left out, if another can
+                    try:
+                        built.append(self.build(_both(rest, branch), pools))
+                    except Unsupported as problem:
+                        problems.append(problem)
+                if not built:
+                    raise problems[0]
+                return st.one_of(built)
         if isinstance(schema.get("allOf"), list):
             refs = {
                 part["$ref"] for part in schema["allOf"] if isinstance(part, dict) and isinstance(part.get("$ref"), str)
@@ -163,11 +173,19 @@ class _Builder:
     def _ref(self, ref: object) -> SearchStrategy[Any]:
         if not isinstance(ref, str) or not ref.startswith("#"):
             raise Unsupported(f"$ref {ref!r} points outside the input schema")
-        if ref not in self.refs:
-            target = _pointer(self.root, ref)
-            # Deferred: a schema may refer to itself (a tree); Hypothesis keeps the values finite.
-            self.refs[ref] = st.deferred(lambda: self.build(target))
-        return self.refs[ref]
+        if ref in self.refs:
+            return self.refs[ref]
+        if ref in self.building:
+            # A schema that holds itself (a tree): deferred; Hypothesis keeps the values finite.
+            return st.deferred(lambda: self.refs[ref])
+        # Built now, not when drawn, so what cannot be generated is known before the search starts.
+        self.building.add(ref)
+        try:
+            strategy = self.build(_pointer(self.root, ref))
+        finally:
+            self.building.discard(ref)
+        self.refs[ref] = strategy
+        return strategy
 
     def _merged(self, schema: dict[str, Any]) -> dict[str, Any]:
         """allOf as one schema: the parts' keywords together (the filter settles what merging loses)."""
@@ -237,7 +255,8 @@ class _Builder:
             for pattern, part in (schema.get("patternProperties") or {}).items()
         ]
         if extra_schema is not None:
-            keys = self.build(schema["propertyNames"]) if "propertyNames" in schema else st.text(_TEXT)
+            names = schema.get("propertyNames", True)
+            keys = st.text(_TEXT) if names is True else self.build(_both({"type": "string"}, names))
             low = max(_count(schema, "minProperties", 0) - len(properties), 0)
             high = max(_count(schema, "maxProperties", low + _MAX_EXTRA) - len(required), low)
             maps.append(st.dictionaries(keys, self.build(extra_schema), min_size=low, max_size=high))
@@ -380,12 +399,15 @@ def _pattern_strings(pattern: str, low: int, high: int | None) -> SearchStrategy
     if compiled is None:
         raise Unsupported(f"pattern {pattern!r} uses syntax Python's re cannot match")
     repeat = _REPEAT.fullmatch(pattern)
-    if repeat is not None:  # one character class, repeated (an id, a hex digest): sized, not filtered
+    item = _ecma(repeat["item"]) if repeat is not None else None
+    if repeat is not None and item is not None:  # one character class repeated (an id, a digest): sized
         first, last = _quantity(repeat["quantity"])
-        low, high = max(low, first), last if high is None else high if last is None else min(high, last)
+        low = max(low, first)
+        if repeat["start"] and repeat["end"]:  # anchored: the count bounds the length too
+            high = last if high is None else high if last is None else min(high, last)
         if high is not None and low > high:
             return st.nothing()
-        alphabet = st.from_regex(re.compile(repeat["item"], re.ASCII), fullmatch=True)
+        alphabet = st.from_regex(item, fullmatch=True)
         strategy = st.text(alphabet, min_size=low, max_size=high if high is not None else low + 20)
     else:
         strategy = st.from_regex(compiled, alphabet=_TEXT)
@@ -395,8 +417,8 @@ def _pattern_strings(pattern: str, low: int, high: int | None) -> SearchStrategy
 
 
 _REPEAT: Final = re.compile(
-    r"\^?(?P<item>\[(?:\\.|[^\]\\])+\]|\\[dwsDWS]|\.|[A-Za-z0-9 _-])"
-    r"(?P<quantity>[+*]|\{\d+\}|\{\d+,\d*\})\$?"
+    r"(?P<start>\^?)(?P<item>\[(?:\\.|[^\]\\])+\]|\\[dwsDWS]|\.|[A-Za-z0-9 _-])"
+    r"(?P<quantity>[+*]|\{\d+\}|\{\d+,\d*\})(?P<end>\$?)"
 )
 """``^[a-f0-9]{40}$``: one character class with a count."""
 
@@ -412,27 +434,41 @@ def _quantity(text: str) -> tuple[int, int | None]:
     return int(first), int(last) if last else None
 
 
+_SPACE: Final = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+"""ECMA-262's white space and line terminators: its ``\\s`` (Python's also has \\x1c-\\x1f and \\x85, not \\ufeff)."""
+_OUTSIDE_CLASS: Final = {".": "[^\\n\\r\\u2028\\u2029]", "$": "\\Z", "\\s": f"[{_SPACE}]", "\\S": f"[^{_SPACE}]"}
+"""ECMA's meaning in Python's spelling: ``.`` stops at every line terminator, ``$`` (without the m
+flag) is the very end, where Python's also matches before a final newline."""
+
+
 def _ecma(pattern: str) -> re.Pattern[str] | None:
     """A JSON Schema pattern as Python's re reads it the ECMA-262 way, or None if it cannot."""
     out, index, in_class = [], 0, False
     while index < len(pattern):
         char = pattern[index]
         if char == "\\":
-            out.append(pattern[index : index + 2])
+            escape = pattern[index : index + 2]
+            if in_class and escape == "\\S":
+                return None  # "not white space" inside a class has no spelling in Python's re
+            out.append(
+                _SPACE if in_class and escape == "\\s" else escape if in_class else _OUTSIDE_CLASS.get(escape, escape)
+            )
             index += 2
             continue
         if in_class:
             in_class = char != "]"
+            if char == "[" or (char in "-&~|" and out[-1] == char):
+                char = "\\" + char  # literal in ECMA's class; Python reads [ and -- && ~~ || as set syntax to come
         elif char == "[":
             in_class = True
-        elif char == "$":
-            char = r"\Z"  # ECMA's $ (without the m flag) is the very end; Python's also matches before a \n
+        elif char in _OUTSIDE_CLASS:
+            char = _OUTSIDE_CLASS[char]
         elif pattern.startswith("(?<", index) and pattern[index + 3 : index + 4] not in ("=", "!"):
             char, index = "(?P<", index + 2  # a named group, in Python's spelling
         out.append(char)
         index += 1
     try:
-        return re.compile("".join(out), re.ASCII)  # ECMA's \d, \w and \b are ASCII
+        return re.compile("".join(out), re.ASCII)  # ECMA's \\d, \\w and \\b are ASCII
     except re.error:
         return None
 

@@ -75,6 +75,24 @@ def _mismatches(schema: dict[str, Any] | None, structured: Any, *texts: str) -> 
         (None, {"a": 1}, ['{"a": 1}']),  # structured content without a schema is compared too
         # A set: the SDK writes the text from the returned set and the data from a copy, in another order.
         (WRAPPED_SET, {"result": [7, 39]}, ["[\n  39,\n  7\n]"]),
+        (  # an optional set
+            {"properties": {"result": {"anyOf": [{"type": "array", "uniqueItems": True}, {"type": "null"}]}}},
+            {"result": [7, 39]},
+            ["[39, 7]"],
+        ),
+        (  # dict[str, set[int]]
+            {"properties": {"result": {"additionalProperties": {"type": "array", "uniqueItems": True}}}},
+            {"result": {"a": [7, 39], "b": [1.0, 2]}},
+            ['{"a": [39, 7], "b": [2, 1]}'],
+        ),
+        (  # a set in a model behind $ref
+            {
+                "properties": {"box": {"$ref": "#/$defs/Box"}},
+                "$defs": {"Box": {"properties": {"ids": {"uniqueItems": True}}}},
+            },
+            {"box": {"ids": [{"k": 1}, {"k": 2}]}},
+            ['{"box": {"ids": [{"k": 2}, {"k": 1}]}}'],
+        ),
     ],
 )
 def test_correct_layouts_pass(schema: dict[str, Any] | None, structured: Any, texts: list[str]) -> None:
@@ -127,6 +145,13 @@ def test_correct_layouts_pass(schema: dict[str, Any] | None, structured: Any, te
             ["[39, 7]"],
             "/result/0",
             "text block 0 (JSON) has 39 at /0 where structured_content /result has 7",
+        ),
+        (  # an array in a set's place is still a list: its order is data
+            {"properties": {"box": {"properties": {"ranked": {"type": "array"}, "ids": {"uniqueItems": True}}}}},
+            {"box": {"ranked": [1, 2], "ids": [1, 2]}},
+            ['{"box": {"ranked": [2, 1], "ids": [2, 1]}}'],
+            "/box/ranked/0",
+            "text block 0 (JSON) has 2 at /box/ranked/0 where structured_content has 1",
         ),
         (  # a set's items must still be the same
             WRAPPED_SET,

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import json
+import os
 import re
+import shutil
+import subprocess
 import uuid
 from typing import Annotated, Any, Literal
 
@@ -120,6 +124,22 @@ HANDWRITTEN: dict[str, dict[str, Any]] = {
         "properties": {"when": {"type": "string", "format": "date-time", "pattern": ZOD_DATETIME}},
         "required": ["when"],
     },
+    "key names with no type": {
+        "type": "object",
+        "properties": {
+            "m": {
+                "type": "object",
+                "additionalProperties": {"type": "integer"},
+                "propertyNames": {"not": {"const": "x"}},
+            }
+        },
+        "required": ["m"],
+    },
+    "a pattern that searches, and a longer minimum": {
+        "type": "object",
+        "properties": {"s": {"type": "string", "pattern": "[a-z]{3}", "minLength": 5}},
+        "required": ["s"],
+    },
     "a map with at least one key": {
         "type": "object",
         "properties": {"tags": {"type": "object", "additionalProperties": True, "minProperties": 1}},
@@ -229,6 +249,30 @@ def test_an_optional_argument_that_cannot_be_generated_is_left_out() -> None:
     assert all("a" not in value for value in values)
 
 
+def test_a_model_that_cannot_be_generated_is_left_out_of_an_optional_argument() -> None:
+    # pydantic takes \p{L} (its regex engine is Rust's), Python's re does not: Filter | None = None.
+    schema = {
+        "type": "object",
+        "$defs": {
+            "Filter": {
+                "type": "object",
+                "properties": {"name": {"type": "string", "pattern": "^\\p{L}+$"}},
+                "required": ["name"],
+            }
+        },
+        "properties": {
+            "query": {"type": "string"},
+            "filter": {"anyOf": [{"$ref": "#/$defs/Filter"}, {"type": "null"}], "default": None},
+        },
+        "required": ["query"],
+    }
+    values = _draws(arguments(schema), 100)
+    assert {repr(value.get("filter", "absent")) for value in values} == {"None", "'absent'"}
+    required = {**schema, "properties": {"filter": {"$ref": "#/$defs/Filter"}}, "required": ["filter"]}
+    with pytest.raises(Unsupported, match="uses syntax Python's re cannot match"):
+        arguments(required)  # known before the search starts, not while drawing
+
+
 def test_a_schema_that_is_not_json_schema_says_so() -> None:
     with pytest.raises(Unsupported, match="the input schema is not valid JSON Schema: 5 is not valid under any"):
         arguments({"type": "object", "properties": {"a": {"type": 5}}})
@@ -260,3 +304,53 @@ def test_a_map_gets_keys_and_a_cycle_through_all_of_nests() -> None:
     assert all(value["tags"] for value in maps)
     lists = _draws(arguments(HANDWRITTEN["a linked list through allOf (draft-07 generators)"]))
     assert any("next" in value["head"] and "next" in value["head"]["next"] for value in lists)
+
+
+JS_PATTERNS = [
+    r"^.+$",
+    r"^.{1,20}$",
+    r"^\S+$",
+    r"^[^\s]+$",
+    r"^[^\s@]+@[^\s@]+$",
+    r"^\d{3}$",
+    r"^\w+$",
+    r"^[A-Z]{3}-\d{2}$",
+    r"^(?<year>\d{4})-\d{2}$",
+    r"^[[(a-z]+$",
+    r"^[a-f0-9]{40}$",
+    r"[a-z]{3}",
+    r"^\s*x\s*$",
+]
+CHECK_IN_JS = """
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const wrong = [];
+for (const [pattern, values] of cases) {
+  const re = new RegExp(pattern, "u");
+  for (const value of values) if (!re.test(value)) wrong.push([pattern, value]);
+}
+console.log(JSON.stringify(wrong));
+"""
+
+
+@pytest.fixture
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        if os.environ.get("MCP_CONTRACT_REQUIRE_NODE") == "1":
+            pytest.fail("node is not on the PATH (MCP_CONTRACT_REQUIRE_NODE=1 is set)", pytrace=False)
+        pytest.skip("node is not on the PATH; install Node.js 18+ to check patterns against JavaScript's")
+    return found
+
+
+def test_every_generated_string_matches_its_pattern_as_javascript_reads_it(node: str) -> None:
+    # A TypeScript server checks arguments with JavaScript's RegExp; Python's re alone is more lenient
+    # (\d, \w and \s are Unicode, . crosses \r and \u2028, $ matches before a final newline).
+    cases = []
+    for pattern in JS_PATTERNS:
+        schema = {"type": "object", "properties": {"v": {"type": "string", "pattern": pattern}}, "required": ["v"]}
+        cases.append([pattern, [value["v"] for value in _draws(arguments(schema), 150)]])
+    checked = subprocess.run(
+        [node, "-e", CHECK_IN_JS], input=json.dumps(cases), capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(checked.stdout) == []
+    assert sum(len(values) for _pattern, values in cases) > 1000

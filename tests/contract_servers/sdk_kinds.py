@@ -460,5 +460,34 @@ def t_list_of_enums() -> list[Colour]:
     return [Colour.RED, Colour.BLUE]
 
 
+# Sets inside other values: 7 and 39 share a hash slot, so a validated copy iterates them otherwise.
+class Box(TypedDict):
+    ids: set[int]
+
+
+class BoxModel(BaseModel):
+    ids: set[int]
+
+
+@mcp.tool()
+def t_optional_set() -> set[int] | None:
+    return {7, 39}
+
+
+@mcp.tool()
+def t_dict_of_sets() -> dict[str, set[int]]:
+    return {"a": {7, 39}}
+
+
+@mcp.tool()
+def t_typeddict_with_set() -> Box:
+    return {"ids": {7, 39}}
+
+
+@mcp.tool()
+def t_model_with_set_from_dict() -> BoxModel:
+    return {"ids": {7, 39}}  # type: ignore[return-value]
+
+
 if __name__ == "__main__":  # the same tools over stdio
     mcp.run()
