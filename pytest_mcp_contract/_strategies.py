@@ -228,7 +228,12 @@ class _Builder:
         tail = st.lists(rest, min_size=max(low - len(head), 0), max_size=max(high - len(head), 0), unique_by=unique)
         if not head:
             return tail
-        return st.tuples(st.tuples(*head), tail).map(lambda parts: [*parts[0], *parts[1]])
+        whole = st.tuples(st.tuples(*head), tail).map(lambda parts: [*parts[0], *parts[1]])
+        if low >= len(head) and high >= len(head):
+            return whole
+        # The prefix need not be complete: an array may stop inside it (maxItems may even say so).
+        shorter = st.integers(min(low, len(head)), min(high, len(head) - 1))
+        return whole | shorter.flatmap(lambda size: st.tuples(*head[:size]).map(list))
 
     def _objects(self, schema: dict[str, Any], pools: Mapping[str, list[Any]] | None) -> SearchStrategy[Any]:
         properties = schema.get("properties", {})
@@ -237,7 +242,9 @@ class _Builder:
         extra = schema.get("additionalProperties", True)
         # A map (dict[str, Any]) names no keys: any key goes. Where keys are named, only those.
         is_map = "properties" not in schema and "patternProperties" not in schema and extra is not False
-        extra_schema = extra if isinstance(extra, dict) and extra else (True if is_map else None)
+        # More keys than it names, when minProperties asks for them and the schema lets any key in.
+        wants_more = extra is not False and _count(schema, "minProperties", 0) > len(properties)
+        extra_schema = extra if isinstance(extra, dict) and extra else (True if is_map or wants_more else None)
 
         def one(name: str) -> SearchStrategy[Any]:
             strategy = self.build(properties.get(name, extra_schema if extra_schema is not None else True))
@@ -434,6 +441,7 @@ def _quantity(text: str) -> tuple[int, int | None]:
     return int(first), int(last) if last else None
 
 
+_JS_ESCAPE: Final = re.compile(r"\\u\{([0-9A-Fa-f]{1,6})\}|\\c([A-Za-z])|\\k<([A-Za-z_$][\w$]*)>")
 _SPACE: Final = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 """ECMA-262's white space and line terminators: its ``\\s`` (Python's also has \\x1c-\\x1f and \\x85, not \\ufeff)."""
 _OUTSIDE_CLASS: Final = {".": "[^\\n\\r\\u2028\\u2029]", "$": "\\Z", "\\s": f"[{_SPACE}]", "\\S": f"[^{_SPACE}]"}
@@ -443,10 +451,20 @@ flag) is the very end, where Python's also matches before a final newline."""
 
 def _ecma(pattern: str) -> re.Pattern[str] | None:
     """A JSON Schema pattern as Python's re reads it the ECMA-262 way, or None if it cannot."""
-    out, index, in_class = [], 0, False
+    out: list[str] = []
+    index, in_class = 0, False
     while index < len(pattern):
         char = pattern[index]
         if char == "\\":
+            spelled = _JS_ESCAPE.match(pattern, index)
+            if spelled is not None:  # \u{1F600}, \cJ, \k<name>: JavaScript's, not Python's
+                code, control, name = spelled.groups()
+                if name is not None and in_class:
+                    return None
+                text = chr(int(code, 16)) if code else chr(ord(control) % 32) if control else None
+                out.append(re.escape(text) if text is not None else f"(?P={name})")
+                index = spelled.end()
+                continue
             escape = pattern[index : index + 2]
             if in_class and escape == "\\S":
                 return None  # "not white space" inside a class has no spelling in Python's re
@@ -459,6 +477,10 @@ def _ecma(pattern: str) -> re.Pattern[str] | None:
             in_class = char != "]"
             if char == "[" or (char in "-&~|" and out[-1] == char):
                 char = "\\" + char  # literal in ECMA's class; Python reads [ and -- && ~~ || as set syntax to come
+        elif pattern.startswith(("[]", "[^]"), index):  # ECMA's empty class (nothing) and its negation (anything)
+            out.append("(?!)" if pattern[index + 1] == "]" else "[\\s\\S]")
+            index += 2 if pattern[index + 1] == "]" else 3
+            continue
         elif char == "[":
             in_class = True
         elif char in _OUTSIDE_CLASS:

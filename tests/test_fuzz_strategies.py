@@ -140,6 +140,16 @@ HANDWRITTEN: dict[str, dict[str, Any]] = {
         "properties": {"s": {"type": "string", "pattern": "[a-z]{3}", "minLength": 5}},
         "required": ["s"],
     },
+    "more keys than it names": {
+        "type": "object",
+        "properties": {"m": {"type": "object", "properties": {"a": {"type": "integer"}}, "minProperties": 3}},
+        "required": ["m"],
+    },
+    "a tuple cut short by maxItems": {
+        "type": "object",
+        "properties": {"t": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "maxItems": 1}},
+        "required": ["t"],
+    },
     "a map with at least one key": {
         "type": "object",
         "properties": {"tags": {"type": "object", "additionalProperties": True, "minProperties": 1}},
@@ -320,6 +330,10 @@ JS_PATTERNS = [
     r"^[a-f0-9]{40}$",
     r"[a-z]{3}",
     r"^\s*x\s*$",
+    r"^\u{1F600}+$",  # JavaScript's own escapes and classes, spelled for Python
+    r"^(?<a>[xy])\k<a>$",
+    r"^[^]{2}$",
+    r"^\cJ?a$",
 ]
 CHECK_IN_JS = """
 const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
