@@ -53,7 +53,7 @@ FuzzFailure.__module__ = "pytest_mcp_contract"
 
 @dataclass(frozen=True)
 class Fuzzed:
-    """What fuzzing a tool did, when it found nothing."""
+    """What fuzzing a tool did: its calls, and how far they reached."""
 
     calls: int
     results: int
@@ -148,7 +148,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         inside = random.getstate()
         random.setstate(outside)
         try:
-            probed = _probe(client, tool, arguments, settings)
+            probed = probe(client, tool, arguments, settings)
         finally:
             outside = random.getstate()
             random.setstate(inside)
@@ -198,13 +198,13 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         flaky = True
     except Unsatisfiable:
         pass
-    except (InvalidArgument, Unsupported) as error:  # a keyword value Hypothesis cannot work with
+    except (InvalidArgument, Unsupported) as error:  # found while drawing: a value Hypothesis cannot use
         pytest.skip(f"cannot generate arguments from {tool.name!r}'s input schema: {error}")
     if found is not None:
         if not stopped:
             # Once more with the server's log on, so the report holds this call's log and no other.
             calls += 1
-            again = _probe(client, tool, found.arguments, settings).violations
+            again = probe(client, tool, found.arguments, settings).violations
             flaky = flaky or not again
             found = _Broke(found.arguments, again or found.violations)
         _remember(last, found)
@@ -236,22 +236,20 @@ def _quiet_server_log() -> Iterator[None]:
         logger.propagate = before
 
 
-def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> list[Violation]:
-    """What one generated call broke: nothing for a tool error or a result that passes every check."""
-    return _probe(client, tool, arguments, settings).violations
-
-
 @dataclass(frozen=True)
-class _Probe:
+class Probe:
+    """One generated call, judged."""
+
     violations: list[Violation]
+    """What it broke: nothing for a tool error or a result that passes every check."""
     answered: bool
     """With a result, not a tool error: its checks ran."""
     gone: bool = False
     """The server went away under the call (its violation says so): no call can follow."""
 
 
-def _probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> _Probe:
-    """:func:`probe`, and what else the search needs to know about the call."""
+def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> Probe:
+    """Make one generated call and judge its answer."""
     from mcp.shared.exceptions import MCPError
 
     from pytest_mcp_contract._checks import result_violations
@@ -265,7 +263,7 @@ def _probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings:
     try:
         answer = client._answer(name, arguments)
     except SessionError as error:
-        return _Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
+        return Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
     except MCPError as error:
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
         violations = [Violation("input-crash", name, message)]
@@ -288,7 +286,7 @@ def _probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings:
             violations = []  # a legitimate answer to arguments the tool cannot serve
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: the allow list applies.
-    return _Probe(Referee([], settings.allow).judge(name, answer, violations).failing if violations else [], answered)
+    return Probe(Referee([], settings.allow).judge(name, answer, violations).failing if violations else [], answered)
 
 
 def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path) -> None:
@@ -301,7 +299,7 @@ def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, pro
     except ValueError:
         arguments = None
     if isinstance(arguments, dict) and _allowed(tool, arguments):
-        violations = probe(client, tool, arguments, settings)
+        violations = probe(client, tool, arguments, settings).violations
         if violations:
             broke = _Broke(arguments, violations)
             message = _message(

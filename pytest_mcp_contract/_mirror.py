@@ -30,6 +30,7 @@ from pytest_mcp_contract._jsonvalue import (
     same,
     show_pointer,
 )
+from pytest_mcp_contract._schemaform import lookup
 
 Path = tuple[str | int, ...]
 
@@ -168,18 +169,11 @@ def _alternatives(schemas: list[Any], root: dict[str, Any]) -> list[dict[str, An
         out.append(schema)
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
-            pending.append(_local(root, ref))
+            pending.append(lookup(root, ref))
         for keyword in ("anyOf", "oneOf", "allOf"):
             if isinstance(schema.get(keyword), list):
                 pending.extend(schema[keyword])
     return out
-
-
-def _local(root: dict[str, Any], ref: str) -> Any:
-    node: Any = root
-    for part in ref[1:].split("/")[1:]:
-        node = node.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
-    return node
 
 
 def _item_schemas(schema: dict[str, Any], index: int) -> list[Any]:

@@ -8,7 +8,8 @@ through the schema's own validator, so no call ever carries arguments the schema
 Two choices make the calls reach further into a tool:
 
 * keys a schema does not name are not generated (servers ignore them, and generating them took
-  most of the time and found nothing), unless ``additionalProperties`` gives their schema (a map);
+  most of the time and found nothing), unless the object is a map: it names no keys, or
+  ``additionalProperties`` gives their schema;
 * known good values are drawn beside generated ones: every ``examples`` and ``default`` in the
   schema, and the arguments of the tool's cases. Random text rarely names a city a tool knows.
 """
@@ -22,12 +23,13 @@ import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
-from urllib.parse import unquote
 
 from hypothesis import provisional
 from hypothesis import strategies as st
 from jsonschema.exceptions import ValidationError
 from jsonschema.validators import extend, validator_for
+
+from pytest_mcp_contract._schemaform import lookup
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -318,19 +320,12 @@ def _types(schema: dict[str, Any]) -> list[str]:
 
 def _pointer(root: dict[str, Any], ref: str) -> Any:
     """The subschema a local ``$ref`` (``#/$defs/Name``) names."""
-    node: Any = root
-    path = ref[1:]
-    if path and not path.startswith("/"):
+    if ref != "#" and not ref.startswith("#/"):
         raise Unsupported(f"$ref {ref!r} names an anchor; only JSON pointers (#/$defs/...) are followed")
-    for raw in path.split("/")[1:]:
-        part = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            raise Unsupported(f"$ref {ref!r} points at nothing in the input schema")
-    return node
+    found = lookup(root, ref)
+    if found is None:
+        raise Unsupported(f"$ref {ref!r} points at nothing in the input schema")
+    return found
 
 
 def _count(schema: dict[str, Any], keyword: str, default: int) -> int:
