@@ -18,11 +18,12 @@ import logging
 import random
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contract._schemaform import canonical
 from pytest_mcp_contract._snapshots import file_stem
 from pytest_mcp_contract._violations import ContractViolationError, Violation
 
@@ -122,11 +123,13 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     from hypothesis.errors import FlakyFailure, InvalidArgument, Unsatisfiable
 
     from pytest_mcp_contract._session import server_name
-    from pytest_mcp_contract._strategies import Unsupported, arguments
+    from pytest_mcp_contract._strategies import Unsupported, arguments, checker
 
-    known = [call for call in known if _allowed(tool, call)]
+    schema = tool.input_schema or {"type": "object"}
     try:
-        strategy = arguments(tool.input_schema, known)
+        allows = checker(schema)
+        known = [call for call in known if allows(call)]
+        strategy = arguments(schema, known, allows)
     except Unsupported as error:
         pytest.skip(f"cannot generate arguments from {tool.name!r}'s input schema: {error}")
     budget_ends = time.monotonic() + settings.fuzz_deadline
@@ -153,7 +156,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             outside = random.getstate()
             random.setstate(inside)
         results += probed.answered
-        distinct.add(json.dumps(arguments, sort_keys=True))
+        distinct.add(canonical(arguments))
         if probed.gone:
             best = _Broke(arguments, probed.violations)
             stopped = "the server is gone, so the search stopped"
@@ -164,7 +167,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
 
     folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
     last = folder / LAST_FAILURE
-    _replay(client, tool, settings, last, project)
+    _replay(client, tool, settings, last, project, allows=allows)
     for given_call in known:  # the tool's cases and the schema's examples, tried first as they stand
         call = example(given_call)(call)
     test = hypothesis.settings(
@@ -175,7 +178,8 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         database=DirectoryBasedExampleDatabase(str(folder)),
         suppress_health_check=list(HealthCheck),
         verbosity=Verbosity.quiet,
-        phases=tuple(Phase),
+        # Not explain: its extra calls go to the tool, and the message is built from our own record.
+        phases=tuple(phase for phase in Phase if phase is not Phase.explain),
         derandomize=False,
         print_blob=False,
         report_multiple_bugs=False,
@@ -252,10 +256,8 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     """Make one generated call and judge its answer."""
     from mcp.shared.exceptions import MCPError
 
-    from pytest_mcp_contract._checks import result_violations
     from pytest_mcp_contract._errors import ToolTimeoutError
     from pytest_mcp_contract._expect import Referee
-    from pytest_mcp_contract._inprocess import registration
     from pytest_mcp_contract._session import SessionError
 
     name = tool.name
@@ -271,14 +273,7 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
         violations = [Violation("input-crash", name, f"no answer: {error}")]
     else:
         if not answer.result.is_error:
-            violations = result_violations(
-                tool,
-                answer.result,
-                expect_error=False,
-                facts=registration(client.server, name),
-                cause=None,
-                check_formats=settings.check_formats,
-            )
+            violations = client._result_violations(name, answer.result)
         elif answer.refused_return:
             message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
             violations = [Violation("structured-invalid", name, message)]
@@ -289,7 +284,9 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     return Probe(Referee([], settings.allow).judge(name, answer, violations).failing if violations else [], answered)
 
 
-def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path) -> None:
+def _replay(
+    client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path, *, allows: Callable[[Any], bool]
+) -> None:
     """The last run's failure first, by our own record (Hypothesis skips its database given a seed)."""
     __tracebackhide__ = True
     if not last.is_file():
@@ -298,7 +295,8 @@ def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, pro
         arguments = json.loads(last.read_text(encoding="utf-8"))
     except ValueError:
         arguments = None
-    if isinstance(arguments, dict) and _allowed(tool, arguments):
+    # The input schema may have changed since: arguments it no longer allows prove nothing.
+    if isinstance(arguments, dict) and allows(arguments):
         violations = probe(client, tool, arguments, settings).violations
         if violations:
             broke = _Broke(arguments, violations)
@@ -307,16 +305,6 @@ def _replay(client: McpContract, tool: Tool, settings: Settings, last: Path, pro
             )
             raise FuzzFailure(message, fuzzed=Fuzzed(1, 0, 1), violations=violations)
     last.unlink()  # mended: search afresh
-
-
-def _allowed(tool: Tool, arguments: dict[str, Any]) -> bool:
-    """Whether the input schema (it may have changed since) still allows these arguments."""
-    from pytest_mcp_contract._strategies import Unsupported, checker
-
-    try:
-        return checker(tool.input_schema or {"type": "object"})(arguments)
-    except Unsupported:  # an unusable schema: replaying proves nothing
-        return False
 
 
 def _remember(path: Path, broke: _Broke) -> None:
@@ -382,7 +370,8 @@ def _toml(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float | str):
-        return json.dumps(value, ensure_ascii=False)
+        # JSON's escapes are TOML's too, but for DEL, which TOML forbids raw and JSON leaves so.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     raise ValueError("TOML has no null")
 
 

@@ -279,7 +279,8 @@ def take_cause_and_origin(server: object, key: object) -> tuple[str | None, bool
 
 def _refused_return(error: BaseException) -> bool:
     inner = error.__cause__ or error
-    return any(frame.name == "convert_result" for frame in traceback.extract_tb(inner.__traceback__))
+    # walk_tb, not extract_tb: no source lines read, on every crash in process.
+    return any(frame.f_code.co_name == "convert_result" for frame, _line in traceback.walk_tb(inner.__traceback__))
 
 
 def describe_cause(error: BaseException) -> str:

@@ -14,7 +14,6 @@ tool's output model, gives ``structured_content`` (a ``dict`` returned for a mod
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from pytest_mcp_contract._jsonvalue import (
     same,
     show_pointer,
 )
-from pytest_mcp_contract._schemaform import lookup
+from pytest_mcp_contract._schemaform import canonical, lookup
 
 Path = tuple[str | int, ...]
 
@@ -120,22 +119,21 @@ def _same_but_set_order(
     Such an array is a set (Python's ``set``, ``frozenset``), and a set has no order: the SDK writes
     the text from the returned set and the data from a validated copy, which may iterate otherwise.
     """
-    if schema is None or "uniqueItems" not in json.dumps(schema):
+    if schema is None or "uniqueItems" not in canonical(schema):
         return False
     value_schema = schema.get("properties", {}).get("result", {}) if base else schema
     try:
-        whole, unwrapped = (
-            _set_order_fixed(structured, [schema], schema),
-            _set_order_fixed(value, [value_schema], schema),
-        )
-        return any(
-            same(_set_order_fixed(item, [value_schema], schema), unwrapped)
-            or same(_set_order_fixed(item, [schema], schema), whole)
-            for item in parsed.values()
-            if item is not NOT_JSON
-        )
+        unwrapped = _set_order_fixed(value, [value_schema], schema)
+        whole = _set_order_fixed(structured, [schema], schema) if base else unwrapped
+        for item in parsed.values():
+            if item is NOT_JSON:
+                continue
+            as_value = _set_order_fixed(item, [value_schema], schema)
+            if same(as_value, unwrapped) or (base and same(_set_order_fixed(item, [schema], schema), whole)):
+                return True
     except RecursionError:  # deeper than Python goes: leave it to the plain comparison
         return False
+    return False
 
 
 def _set_order_fixed(value: Any, schemas: list[Any], root: dict[str, Any]) -> Any:
@@ -148,7 +146,7 @@ def _set_order_fixed(value: Any, schemas: list[Any], root: dict[str, Any]) -> An
             for index, item in enumerate(value)
         ]
         if any(schema.get("uniqueItems") is True for schema in schemas):
-            items.sort(key=_order_key)
+            items.sort(key=canonical)  # one order for any JSON values
         return items
     if isinstance(value, dict):
         return {
@@ -190,21 +188,6 @@ def _property_schemas(schema: dict[str, Any], key: str) -> list[Any]:
         return [properties[key]]
     extra = schema.get("additionalProperties")
     return [extra] if isinstance(extra, dict) else []
-
-
-def _order_key(item: Any) -> str:
-    """One order for any JSON values, in which 2 and 2.0 sort alike (the JSON they stand for is equal)."""
-    return json.dumps(_integral(item), sort_keys=True)
-
-
-def _integral(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_integral(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _integral(item) for key, item in value.items()}
-    return value
 
 
 def _leaves(value: Any, base: Path) -> list[tuple[Path, Any]]:

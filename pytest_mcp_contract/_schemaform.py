@@ -4,6 +4,8 @@
 as an enum of one, keywords that accept everything dropped). ``Digests`` gives two subschemas the
 same digest exactly when they differ only in ways no validator sees; each ``$def`` is digested
 once, so the cost is linear in the schema. The schema diff (``_schemadiff``) is built on both.
+The helpers beside them (``lookup``, ``canonical``, ``ANNOTATIONS``, ``TYPES``) serve the fuzzer's
+strategies and the mirror too.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ ANNOTATIONS: Final = frozenset(
 DEFS: Final = frozenset({"$defs", "definitions"})
 MAX_DEPTH: Final = 64
 """Deeper than this, subschemas are compared as text: no real model nests so far."""
-_TYPES: Final = ("null", "boolean", "object", "array", "number", "integer", "string")
+TYPES: Final = ("null", "boolean", "object", "array", "number", "integer", "string")
 
 
 class Digests:
@@ -60,14 +62,14 @@ class Digests:
         names of the ``$defs``; a digest whose cycles all point inside the node is cached.
         """
         if depth > MAX_DEPTH:
-            return _hash(_text(node)), _NO_CYCLE
+            return _hash(canonical(node)), _NO_CYCLE
         if isinstance(node, list):
             parts = [self._digest(item, stack, depth + 1) for item in node]
             return _hash("[" + ",".join(part for part, _ in parts) + "]"), min(
                 (low for _, low in parts), default=_NO_CYCLE
             )
         if not isinstance(node, dict):
-            return _hash(_text(node)), _NO_CYCLE
+            return _hash(canonical(node)), _NO_CYCLE
         known = self._nodes.get(id(node))
         if known is not None and known[0] is node:
             return known[1], _NO_CYCLE
@@ -95,7 +97,7 @@ class Digests:
             value = node[key]
             if key in ("enum", "required", "type"):
                 values = value if isinstance(value, list) else [value]
-                part = ",".join(sorted(_text(item) for item in values))
+                part = ",".join(sorted(canonical(item) for item in values))
             elif key in ("anyOf", "oneOf") and isinstance(value, list):
                 digests = [self._digest(item, stack, depth + 1) for item in value]
                 low = min([low, *(one for _, one in digests)])
@@ -299,8 +301,11 @@ def accepts_all(schema: Any) -> bool:
     return schema is True or schema is ABSENT or (isinstance(schema, dict) and not set(schema) - ANNOTATIONS)
 
 
-def _text(value: Any) -> str:
-    """Canonical JSON text (sorted keys, 1 for 1.0), without recursion: a schema may nest deeply."""
+def canonical(value: Any) -> str:
+    """Canonical JSON text (sorted keys, 1 for 1.0), without recursion: a value may nest deeply.
+
+    Two JSON values have the same canonical text exactly when they are equal as JSON.
+    """
     out: list[str] = []
     stack: list[Any] = [value]
     while stack:
@@ -334,10 +339,10 @@ class _Token:
 def accepted_types(schema: dict[str, Any]) -> set[str]:
     """The JSON types a schema admits, from its ``type`` and, when it has one, its enum's values."""
     declared = schema.get("type", ABSENT)
-    names = set(_TYPES) if declared is ABSENT else type_names(declared)
+    names = set(TYPES) if declared is ABSENT else type_names(declared)
     if "number" in names:
         names.add("integer")
-    names &= set(_TYPES)
+    names &= set(TYPES)
     if isinstance(schema.get("enum"), list):
         names &= {name for value in enum_values(schema) for name in json_type(value)}
     return names

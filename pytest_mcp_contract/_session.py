@@ -337,15 +337,22 @@ class ContractSession:
         tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
         return [
             *self.tool_violations(tool),
-            *result_violations(
-                tool,
-                result,
-                expect_error=expect_error,
-                facts=registration(self.server, name),
-                cause=cause,
-                check_formats=self.check_formats,
-            ),
+            *self.result_violations(name, result, expect_error=expect_error, cause=cause),
         ]
+
+    def result_violations(
+        self, name: str, result: CallToolResult, *, expect_error: bool, cause: str | None
+    ) -> list[Violation]:
+        """What the result broke, without the tool-level checks (the fuzzer's calls want only these)."""
+        tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
+        return result_violations(
+            tool,
+            result,
+            expect_error=expect_error,
+            facts=registration(self.server, name),
+            cause=cause,
+            check_formats=self.check_formats,
+        )
 
     def judge(
         self, name: str, arguments: Mapping[str, Any] | None, answer: Answer, *, expect_error: bool

@@ -8,8 +8,8 @@ through the schema's own validator, so no call ever carries arguments the schema
 Two choices make the calls reach further into a tool:
 
 * keys a schema does not name are not generated (servers ignore them, and generating them took
-  most of the time and found nothing), unless the object is a map: it names no keys, or
-  ``additionalProperties`` gives their schema;
+  most of the time and found nothing), unless the object is a map (it names no keys, or
+  ``additionalProperties`` gives their schema) or ``minProperties`` asks for more than it names;
 * known good values are drawn beside generated ones: every ``examples`` and ``default`` in the
   schema, and the arguments of the tool's cases. Random text rarely names a city a tool knows.
 """
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -29,15 +28,12 @@ from hypothesis import strategies as st
 from jsonschema.exceptions import ValidationError
 from jsonschema.validators import extend, validator_for
 
-from pytest_mcp_contract._schemaform import lookup
+from pytest_mcp_contract._schemaform import ANNOTATIONS, TYPES, canonical, lookup
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-TYPES: Final = ("null", "boolean", "integer", "number", "string", "array", "object")
-_NOT_CONSTRAINTS: Final = frozenset(
-    {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "$schema"}
-)
+_NOT_CONSTRAINTS: Final = ANNOTATIONS | {"$schema"}
 """Keywords that say something about a value without restricting it."""
 _MAX_EXTRA: Final = 4
 """At most this many items or keys beyond a minimum, where a schema sets no maximum."""
@@ -59,10 +55,17 @@ class Unsupported(ValueError):
     """The input schema cannot be turned into a strategy; the message says why."""
 
 
-def arguments(schema: Mapping[str, Any] | None, known: Sequence[Mapping[str, Any]] = ()) -> SearchStrategy[Any]:
-    """Argument objects ``schema`` allows, drawing on ``known`` argument objects (a tool's cases)."""
+def arguments(
+    schema: Mapping[str, Any] | None,
+    known: Sequence[Mapping[str, Any]] = (),
+    allows: Callable[[Any], bool] | None = None,
+) -> SearchStrategy[Any]:
+    """Argument objects ``schema`` allows, drawing on ``known`` argument objects (a tool's cases).
+
+    ``allows`` is the schema's :func:`checker`, when the caller has built it already.
+    """
     root: dict[str, Any] = dict(schema) if schema else {"type": "object"}
-    allows = checker(root)
+    allows = allows or checker(root)
     builder = _Builder(root)
     pools: dict[str, list[Any]] = {}
     for call in known:
@@ -173,8 +176,8 @@ class _Builder:
         return st.one_of([self._typed(kind, schema, pools) for kind in _types(schema)])
 
     def _ref(self, ref: object) -> SearchStrategy[Any]:
-        if not isinstance(ref, str) or not ref.startswith("#"):
-            raise Unsupported(f"$ref {ref!r} points outside the input schema")
+        if not isinstance(ref, str):
+            raise Unsupported(f"$ref {ref!r} is not a reference")
         if ref in self.refs:
             return self.refs[ref]
         if ref in self.building:
@@ -226,16 +229,16 @@ class _Builder:
             prefix, items = items, schema.get("additionalItems", True)
         head = [self.build(part) for part in prefix] if isinstance(prefix, list) else []
         rest = self.build(items)
-        unique = _canonical if schema.get("uniqueItems") is True else None
+        unique = canonical if schema.get("uniqueItems") is True else None
         tail = st.lists(rest, min_size=max(low - len(head), 0), max_size=max(high - len(head), 0), unique_by=unique)
         if not head:
             return tail
         whole = st.tuples(st.tuples(*head), tail).map(lambda parts: [*parts[0], *parts[1]])
-        if low >= len(head) and high >= len(head):
+        if low >= len(head):
             return whole
         # The prefix need not be complete: an array may stop inside it (maxItems may even say so).
-        shorter = st.integers(min(low, len(head)), min(high, len(head) - 1))
-        return whole | shorter.flatmap(lambda size: st.tuples(*head[:size]).map(list))
+        shorter = st.integers(low, min(high, len(head) - 1)).flatmap(lambda size: st.tuples(*head[:size]).map(list))
+        return shorter if high < len(head) else whole | shorter
 
     def _objects(self, schema: dict[str, Any], pools: Mapping[str, list[Any]] | None) -> SearchStrategy[Any]:
         properties = schema.get("properties", {})
@@ -320,6 +323,8 @@ def _types(schema: dict[str, Any]) -> list[str]:
 
 def _pointer(root: dict[str, Any], ref: str) -> Any:
     """The subschema a local ``$ref`` (``#/$defs/Name``) names."""
+    if not ref.startswith("#"):
+        raise Unsupported(f"$ref {ref!r} points outside the input schema")
     if ref != "#" and not ref.startswith("#/"):
         raise Unsupported(f"$ref {ref!r} names an anchor; only JSON pointers (#/$defs/...) are followed")
     found = lookup(root, ref)
@@ -488,10 +493,6 @@ def _ecma(pattern: str) -> re.Pattern[str] | None:
         return re.compile("".join(out), re.ASCII)  # ECMA's \\d, \\w and \\b are ASCII
     except re.error:
         return None
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
 
 
 def _duration() -> SearchStrategy[str]:

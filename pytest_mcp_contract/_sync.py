@@ -381,6 +381,10 @@ class McpContract:
             self._session.request(name, arguments), limit, lambda: ToolTimeoutError(name, limit), label=f"tool {name!r}"
         )
 
+    def _result_violations(self, name: str, result: CallToolResult) -> list[Violation]:
+        """What a successful result broke, without the tool-level checks: for the fuzzer's calls."""
+        return self._session.result_violations(name, result, expect_error=False, cause=None)
+
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
         """The violations of a result obtained elsewhere (say, through :attr:`client`).
 

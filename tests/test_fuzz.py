@@ -6,10 +6,13 @@ import re
 import shutil
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 from conftest import SERVERS, Project, target
+
+from pytest_mcp_contract._fuzz import _case
 
 FUZZ = target("fuzz_targets", "mcp")
 
@@ -208,6 +211,7 @@ def test_the_time_limit_ends_the_search_without_failing_a_healthy_tool(fuzzing: 
 
 
 def test_a_recorded_failure_the_schema_no_longer_allows_is_dropped(fuzzing: Project) -> None:
+    # That it is deleted, and the item passes; that it is not replayed, the test after the next proves.
     record = fuzzing.pytester.path / ".hypothesis/mcp-contract/fuzz-targets/tags/last-failure.json"
     record.parent.mkdir(parents=True)
     record.write_text('{"renamed": 1}')  # from before a change of the input schema
@@ -377,3 +381,10 @@ def test_a_server_that_dies_under_a_call_is_an_input_crash_and_so_is_its_replay(
             ]
         )
         result.stdout.no_fnmatch_line("*SessionError*")
+
+
+def test_a_suggested_case_is_toml_that_loads_back_as_the_same_call() -> None:
+    # JSON's string escapes are TOML's, but for DEL, which TOML forbids raw and JSON leaves raw.
+    arguments = {"text": 'a\x7fb\x00"é', "n": 1.5, "tags": ["x", True], "nested key": {"k": -2}}
+    lines = _case("echo", arguments)
+    assert tomllib.loads("\n".join(lines)) == {"case": [{"tool": "echo", "arguments": arguments}]}
