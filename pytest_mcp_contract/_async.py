@@ -163,19 +163,18 @@ async def open_async_contract(
     timeout: float,
     check_formats: bool,
     referee: Referee | None = None,
-    startup_timeout: float | None = None,
+    startup_timeout: float,
 ) -> AsyncIterator[AsyncMcpContract]:
     """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
     session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
-    opening = timeout if startup_timeout is None else startup_timeout
     host = _Host(session)
     async with anyio.create_task_group() as outer:
         outer.start_soon(host.run)
-        with anyio.move_on_after(opening):
+        with anyio.move_on_after(startup_timeout):
             await host.opened.wait()
         if not host.opened.is_set():
             outer.cancel_scope.cancel()
-            raise session.opening_timed_out(opening)
+            raise session.opening_timed_out(startup_timeout)
         if host.error is not None:
             raise host.error
         try:

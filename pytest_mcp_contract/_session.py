@@ -228,18 +228,9 @@ class ContractSession:
                 cursor = page.next_cursor
                 if cursor is None:
                     return tools
-        except MCPError as error:
-            if error.error.code == mcp.types.CONNECTION_CLOSED and self.connection is not None:
-                self._gone = "it closed the connection during tools/list"
-                raise SessionError(
-                    f"{server_label(self.server)} closed the connection during tools/list: it crashed or exited."
-                    f"{await self._hint(error)}{self._stderr()}"
-                ) from None
-            raise SessionError(
-                f"tools/list failed on {server_label(self.server)}: {_explain(error)}. "
-                "Fix the server's tool listing; no tool can be checked without it."
-            ) from error
         except Exception as error:
+            if self._closed_under_us(error):
+                await self._went_away("tools/list", error, "it crashed or exited.")
             raise SessionError(
                 f"tools/list failed on {server_label(self.server)}: {_explain(error)}. "
                 "Fix the server's tool listing; no tool can be checked without it."
@@ -257,8 +248,10 @@ class ContractSession:
             try:
                 result = await self.client.session.send_request(request, mcp.types.CallToolResult)
             except MCPError as error:
-                if error.error.code == mcp.types.CONNECTION_CLOSED and self.connection is not None:
-                    await self._went_away(name, error)
+                if self._closed_under_us(error):
+                    await self._went_away(
+                        f"tools/call {name!r}", error, "the tool crashed or killed the server.", _LATER_CALLS
+                    )
                 raise
         if self.connection is not None:
             await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
@@ -268,12 +261,20 @@ class ContractSession:
         cause, refused_return = take_cause_and_origin(self.server, key)
         return Answer(result, cause, refused_return)
 
-    async def _went_away(self, name: str, error: MCPError) -> NoReturn:
+    def _closed_under_us(self, error: BaseException) -> bool:
+        """Whether a server of its own process or endpoint closed the connection (in process, none can)."""
+        return (
+            isinstance(error, MCPError)
+            and error.error.code == mcp.types.CONNECTION_CLOSED
+            and self.connection is not None
+        )
+
+    async def _went_away(self, during: str, error: BaseException, why: str, then: str = "") -> NoReturn:
         __tracebackhide__ = True
-        self._gone = f"it closed the connection during tools/call {name!r}"
+        self._gone = f"it closed the connection during {during}"
         raise SessionError(
-            f"{server_label(self.server)} closed the connection during tools/call {name!r}: the tool crashed "
-            f"or killed the server.{await self._hint(error)} {_LATER_CALLS}{self._stderr()}"
+            f"{server_label(self.server)} closed the connection during {during}: {why}"
+            f"{await self._hint(error)}{' ' + then if then else ''}{self._stderr()}"
         ) from None
 
     def lost(self, during: str | None, error: BaseException | None) -> SessionError:

@@ -46,7 +46,7 @@ class Settings:
     cases_shown: str = ""
     """That file as the ini file names it, for messages."""
     startup_timeout: float = DEFAULT_TIMEOUT
-    """Seconds a server started as a command may take to answer ``initialize``."""
+    """Seconds opening a session may take: starting a ``stdio:`` server, the handshake and ``tools/list``."""
     fuzz: int = 0
     """Generated argument sets per tool (``--mcp-contract-fuzz``); 0: no fuzzing."""
     fuzz_seed: int | None = None

@@ -1,8 +1,10 @@
 """Servers started as a command and spoken to over stdio: ``stdio:python -m weather_service.server``.
 
 The command is split as a POSIX shell would, but no shell runs it. The SDK's ``stdio_client``
-starts it in a session of its own and ends the whole process tree when the connection closes;
-the server's stderr goes to a file of ours, so a failure can show its last lines and exit code.
+starts it in a process group of its own; when the connection closes it closes the server's stdin
+and ends the group only if the server itself outlives a grace period, so helpers a server left
+behind are ended by ``_reaper``. The server's stderr goes to a file of ours, so a failure can show
+its last lines and exit code.
 """
 
 from __future__ import annotations
