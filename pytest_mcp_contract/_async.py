@@ -162,11 +162,14 @@ async def open_async_contract(
     *,
     timeout: float,
     check_formats: bool,
+    require_json_text: bool = False,
     referee: Referee | None = None,
     startup_timeout: float,
 ) -> AsyncIterator[AsyncMcpContract]:
     """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
-    session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
+    session = ContractSession(
+        server, timeout=timeout, check_formats=check_formats, referee=referee, require_json_text=require_json_text
+    )
     host = _Host(session)
     async with anyio.create_task_group() as outer:
         outer.start_soon(host.run)

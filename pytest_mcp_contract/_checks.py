@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._inprocess import registration, take_cause
-from pytest_mcp_contract._jsonvalue import parse
-from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror_mismatch
+from pytest_mcp_contract._jsonvalue import non_finite, render, show_pointer
+from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._schema import compile_schema, instance_errors
 from pytest_mcp_contract._violations import Violation
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
-
-    from pytest_mcp_contract._inprocess import Registration
 
 
 def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
@@ -58,21 +57,27 @@ def check_result(
     expect_error: bool = False,
     server: object | None = None,
     check_formats: bool = False,
+    require_json_text: bool = False,
 ) -> list[Violation]:
     """The result checks for one ``tools/call`` result of ``tool``.
 
     ``expect_error`` says the call was meant to fail; ``server`` (the in-process server object)
-    adds the registration facts and the server-side cause of the tool's last crash;
-    ``check_formats`` asserts ``format`` keywords instead of treating them as annotations.
+    adds the server-side cause of the tool's last crash; ``check_formats`` asserts ``format``
+    keywords instead of treating them as annotations; ``require_json_text`` makes an object told
+    in prose only (``content-prose``) a violation.
     """
-    return result_violations(
+    found = result_violations(
         tool,
         result,
         expect_error=expect_error,
-        facts=registration(server, tool.name) if server is not None else None,
-        cause=take_cause(server, tool.name) if result.is_error else None,
+        cause=take_cause(server, tool.name) if server is not None and result.is_error else None,
         check_formats=check_formats,
     )
+    return found if require_json_text else [violation for violation in found if violation.check not in NOTED]
+
+
+NOTED: Final = frozenset({"content-prose"})
+"""Checks reported (summary, report) but failing nothing unless the project asks for them."""
 
 
 def result_violations(
@@ -80,11 +85,10 @@ def result_violations(
     result: CallToolResult,
     *,
     expect_error: bool,
-    facts: Registration | None,
     cause: str | None,
     check_formats: bool,
 ) -> list[Violation]:
-    """:func:`check_result` with the in-process facts already looked up (sessions know them)."""
+    """:func:`check_result` with the cause already looked up (sessions know it), :data:`NOTED` checks kept."""
     name = tool.name
     if result.is_error:
         return [] if expect_error else [_tool_error(name, result, cause)]
@@ -111,7 +115,8 @@ def result_violations(
             for error in instance_errors(compiled, structured):
                 violations.append(Violation("structured-invalid", name, error.message, error.path))
         if structured is not None:
-            violations += _content_mismatch(name, result, schema, facts)
+            violations += _not_json(name, structured)
+            violations += _content_mismatch(name, result, schema)
     except (RecursionError, TooDeep):
         warnings.warn(
             McpContractWarning(
@@ -152,27 +157,40 @@ def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:
     ]
 
 
-def _content_mismatch(
-    name: str, result: CallToolResult, schema: dict[str, Any] | None, facts: Registration | None
-) -> list[Violation]:
-    style = facts.content if facts is not None else "mirror"
-    if style == "blocks":
-        return []  # the tool returns content blocks: they are the message, not a copy of the data
-    if (style == "own" or schema is None) and not any(
-        isinstance(parse(block.text), dict | list) for block in result.content if block.type == "text"
-    ):
-        # A hand-built result may speak to the model in prose; so may any tool with no schema, whose
-        # structured_content promises nothing. If it writes JSON, that must match.
+def _content_mismatch(name: str, result: CallToolResult, schema: dict[str, Any] | None) -> list[Violation]:
+    # One rule for every transport (``_mirror``): how the tool was registered never excuses the wire.
+    verdict = mirror(result.structured_content, result.content, schema=schema)
+    if verdict.mismatch is not None:
+        return [Violation("content-mismatch", name, verdict.mismatch.message, verdict.mismatch.path)]
+    if verdict.prose:
+        return [
+            Violation(
+                "content-prose",
+                name,
+                "structured_content is an object and no text block holds its JSON: the model reads about the "
+                "data in words only (the spec recommends a text block with the JSON of structured_content)",
+            )
+        ]
+    return []
+
+
+def _not_json(name: str, structured: Any) -> list[Violation]:
+    """NaN and Infinity in structured_content: Python's parser reads them, JSON has no such values."""
+    try:
+        json.dumps(structured, allow_nan=False)  # C speed; walked below only when it refuses
         return []
-    if style == "rendered":
-        # The SDK writes the object, not the data; only a default repr is a defect then.
-        found = default_repr(result.content)
-        if found is None:
-            return []
-    mismatch = mirror_mismatch(
-        result.structured_content,
-        result.content,
-        schema=schema,
-        as_structured=facts.as_structured if facts is not None else None,
-    )
-    return [] if mismatch is None else [Violation("content-mismatch", name, mismatch.message, mismatch.path)]
+    except (ValueError, RecursionError):
+        pass
+    found = non_finite(structured)
+    if found is None:
+        return []  # refused for another reason (an integer too long for str()): not this check's business
+    place, number = found
+    return [
+        Violation(
+            "structured-invalid",
+            name,
+            f"structured_content has {render(number)} at {show_pointer(place)}, which is not JSON (JSON has no "
+            "NaN or Infinity): a strict client (JavaScript's JSON.parse, for one) rejects the whole answer",
+            place,
+        )
+    ]

@@ -1,7 +1,8 @@
 """Failures a test expects on purpose: the ``mcp_expect_*`` markers and the ``mcp_contract_allow`` list.
 
-Every checked call passes through a :class:`Referee`. A violation a marker expects, or one the
-allow list carries, is counted, not raised; any other still fails the test. An expectation that
+Every checked call passes through a :class:`Referee`. A violation a marker expects, one the
+allow list carries, or one of a check the project only notes, is counted, not raised; any other
+still fails the test. An expectation that
 no call met fails the test when its call phase ends, so a fixed bug makes its marker fail and
 get removed. Nothing here imports the SDK.
 """
@@ -195,6 +196,8 @@ class Verdict(NamedTuple):
     failing: list[Violation]
     expected: list[Violation]
     allowed: list[Violation]
+    noted: list[Violation]
+    """Checks the project did not ask to enforce (``content-prose``): reported, never failing."""
 
 
 @dataclass
@@ -204,6 +207,8 @@ class Referee:
     expectations: list[Expectation]
     allowed: Mapping[tuple[str, str], str]
     """(tool, check id) -> why the violation is carried."""
+    noted: frozenset[str] = frozenset()
+    """Check ids only noted, not enforced (``Settings.noted``)."""
 
     def judge(self, tool: str, answer: Answer | None, violations: list[Violation]) -> Verdict:
         error_expected = False
@@ -216,13 +221,15 @@ class Referee:
                     error_expected = True
                 elif expectation.marker == "mcp_expect_error" and expectation.about(tool):
                     expectation.missed = expectation.missed or text  # the tool's error, another text
-        verdict = Verdict([], [], [])
+        verdict = Verdict([], [], [], [])
         for violation in violations:
             covering = [one for one in self.expectations if one.covers(violation)]
             for expectation in covering:
                 expectation.met += 1
             if covering or (violation.check == "tool-error" and error_expected):
                 verdict.expected.append(violation)
+            elif violation.check in self.noted:
+                verdict.noted.append(violation)
             elif (violation.tool, violation.check) in self.allowed:
                 verdict.allowed.append(violation)
             else:

@@ -281,7 +281,8 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
             violations = []  # a legitimate answer to arguments the tool cannot serve
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: the allow list applies.
-    return Probe(Referee([], settings.allow).judge(name, answer, violations).failing if violations else [], answered)
+    referee = Referee([], settings.allow, settings.noted)
+    return Probe(referee.judge(name, answer, violations).failing if violations else [], answered)
 
 
 def _replay(

@@ -1,9 +1,9 @@
 """What an in-process ``MCPServer`` knows about a tool that the wire does not say.
 
 The wire carries only a tool's ``output_schema``. The registered tool also knows its Python
-return annotation, and that tells a silently lost schema from a deliberate opt-out, and which
-results the SDK writes as something other than a mirror of the data. It also knows *why* a call
-failed: the SDK logs the exception behind "Error executing tool X" and sends only that sentence.
+return annotation, and that tells a silently lost schema from a deliberate opt-out. It also knows
+*why* a call failed: the SDK logs the exception behind "Error executing tool X" and sends only
+that sentence. These facts add findings and causes; they never excuse what the wire shows.
 
 Reading these facts touches SDK internals (``MCPServer._tool_manager``, ``FuncMetadata``). Where
 they are missing the facts are ``None`` and the checks fall back to what the wire says.
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import dataclasses
-import enum
 import inspect
 import logging
 import os
@@ -29,20 +27,7 @@ from typing import Any, Final, Literal
 
 import mcp.types
 from mcp.server.mcpserver import MCPServer
-from pydantic import BaseModel, TypeAdapter, ValidationError
-from typing_extensions import is_typeddict
-
-from pytest_mcp_contract._jsonvalue import NOT_JSON
-
-ContentStyle = Literal["mirror", "own", "blocks", "rendered"]
-"""How the SDK writes a tool's ``content``:
-
-* ``mirror`` -- from the returned value, so it must mirror ``structured_content``;
-* ``own`` -- the tool builds its own ``CallToolResult``; content is whatever it wrote;
-* ``blocks`` -- the tool returns content blocks (or ``Image``/``Audio``) that are sent as they are;
-* ``rendered`` -- the value is a plain class (or a NamedTuple): the SDK writes the object
-  itself (its ``str()``, or an array), not the data, so only a default repr is a defect.
-"""
+from pydantic import ValidationError
 
 
 @dataclass(frozen=True)
@@ -51,30 +36,8 @@ class Registration:
 
     annotation: str | None
     """The return annotation as written, or ``None`` when the function has none."""
-    content: ContentStyle
     opt_out: Literal["silent", "deliberate"] | None
     """For a tool without ``output_schema``: did the SDK lose it silently, or was it asked to?"""
-    _metadata: Any = dataclasses.field(repr=False, compare=False)
-
-    def as_structured(self, value: Any) -> Any:
-        """``value`` passed through the tool's output model the way the SDK builds ``structured_content``.
-
-        Returns :data:`NOT_JSON` when the value does not fit the model (or there is none).
-        """
-        metadata = self._metadata
-        model = getattr(metadata, "output_model", None)
-        if model is None:
-            return NOT_JSON
-        try:
-            adapter_for = getattr(metadata, "_output_adapter", None)
-            adapter: TypeAdapter[Any] = adapter_for(model) if adapter_for else TypeAdapter(model)
-            wrapped = {"result": value} if getattr(metadata, "wrap_output", False) else value
-            validated = adapter.validate_python(wrapped, by_alias=True, by_name=True)
-            if isinstance(validated, BaseModel):
-                return validated.model_dump(mode="json", by_alias=True)
-            return adapter.dump_python(validated, mode="json", by_alias=True)
-        except (ValidationError, ValueError, TypeError, RecursionError):
-            return NOT_JSON
 
 
 def registration(server: object, tool_name: str) -> Registration | None:
@@ -107,19 +70,13 @@ def _read_registration(registered: Any) -> Registration | None:
     except (TypeError, ValueError, NameError):
         return None
     if annotation is inspect.Signature.empty:
-        return Registration(None, "mirror", None, metadata)
-    if _builds_own_result(annotation):
-        style: ContentStyle = "own"
-    elif _mentions(annotation, _is_content_class):
-        style = "blocks"
-    elif _mentions(annotation, _is_rendered_class):
-        style = "rendered"
-    else:
-        style = "mirror"
+        return Registration(None, None)
+    # A hand-built CallToolResult or content blocks carry no schema by design: no opt-out to judge.
+    by_design = _builds_own_result(annotation) or _mentions(annotation, _is_content_class)
     opt_out: Literal["silent", "deliberate"] | None = None
-    if getattr(metadata, "output_schema", None) is None and style in ("mirror", "rendered"):
+    if getattr(metadata, "output_schema", None) is None and not by_design:
         opt_out = "deliberate" if _auto_detect_finds_schema(registered) else "silent"
-    return Registration(_annotation_text(annotation), style, opt_out, metadata)
+    return Registration(_annotation_text(annotation), opt_out)
 
 
 def _auto_detect_finds_schema(registered: Any) -> bool:
@@ -183,24 +140,6 @@ def _is_content_class(candidate: Any) -> bool:
 
     blocks = (*typing.get_args(mcp.types.ContentBlock), Image, Audio)
     return isinstance(candidate, type) and issubclass(candidate, blocks)
-
-
-_DATA_TYPES: Final = (str, int, float, bool, bytes, type(None), dict, list, tuple, set, frozenset)
-
-
-def _is_rendered_class(candidate: Any) -> bool:
-    """A class the SDK describes from its annotations but writes as the object itself."""
-    if not isinstance(candidate, type) or candidate in _DATA_TYPES:
-        return False
-    if issubclass(candidate, BaseModel | enum.Enum) or is_typeddict(candidate):
-        return False
-    if dataclasses.is_dataclass(candidate):
-        return False
-    try:
-        hints = typing.get_type_hints(candidate)
-    except Exception:
-        return False
-    return bool(hints)
 
 
 def _annotation_text(annotation: Any) -> str:
@@ -278,7 +217,11 @@ def take_cause_and_origin(server: object, key: object) -> tuple[str | None, bool
 
 
 def _refused_return(error: BaseException) -> bool:
+    """Only the output model's validation failing is a refusal: anything else raised while the SDK
+    converts the value (an ``Image`` whose file is missing) is a crash like any other."""
     inner = error.__cause__ or error
+    if not isinstance(inner, ValidationError):
+        return False
     # walk_tb, not extract_tb: no source lines read, on every crash in process.
     return any(frame.f_code.co_name == "convert_result" for frame, _line in traceback.walk_tb(inner.__traceback__))
 

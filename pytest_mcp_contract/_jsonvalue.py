@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import decimal
 import json
+import math
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -53,36 +54,53 @@ def _same_scalar(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a is b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
+        # NaN says what NaN says (that it is no JSON is the structured-invalid check's business).
+        return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
     return type(a) is type(b) and a == b
 
 
-def first_difference(a: Any, b: Any) -> tuple[str, Any, Any] | None:
-    """Where two JSON values first differ, as ``(pointer, part of a, part of b)``; ``None`` if equal.
+def differences(a: Any, b: Any, limit: int = 100) -> list[tuple[str, Any, Any]]:
+    """Every place where two JSON values differ, as ``(pointer, part of a, part of b)``, in document order.
 
     Numbers compare by value, a bool never equals a number, object key order does not matter.
-    A key present on one side only is reported with :data:`MISSING` on the other.
+    A key present on one side only is reported with :data:`MISSING` on the other; arrays of
+    different lengths are one difference. At most ``limit`` are listed.
     """
+    found: list[tuple[str, Any, Any]] = []
     stack: list[tuple[Any, Any, tuple[str | int, ...]]] = [(a, b, ())]
-    while stack:
+    while stack and len(found) < limit:
         x, y, path = stack.pop()
         if isinstance(x, dict) and isinstance(y, dict):
-            if x.keys() != y.keys():
-                for key in sorted(x.keys() ^ y.keys(), key=str):
-                    return pointer((*path, key)), x.get(key, MISSING), y.get(key, MISSING)
-            stack.extend((x[key], y[key], (*path, key)) for key in reversed(list(x)))
-        elif isinstance(x, list) and isinstance(y, list):
-            if len(x) != len(y):
-                return pointer(path), x, y
+            # Keys as the first value lists them, then those only the second has.
+            if x.keys() == y.keys():
+                stack.extend((x[key], y[key], (*path, key)) for key in reversed(list(x)))
+                continue
+            keys = list(x) + [key for key in y if key not in x]
+            stack.extend((x.get(key, MISSING), y.get(key, MISSING), (*path, key)) for key in reversed(keys))
+        elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
             stack.extend((x[i], y[i], (*path, i)) for i in reversed(range(len(x))))
-        elif isinstance(x, dict | list) or isinstance(y, dict | list) or not _same_scalar(x, y):
-            return pointer(path), x, y
-    return None
+        elif isinstance(x, dict | list | _Missing) or isinstance(y, dict | list | _Missing) or not _same_scalar(x, y):
+            found.append((pointer(path), x, y))
+    return found
 
 
 def same(a: Any, b: Any) -> bool:
-    """JSON equality under the rules of :func:`first_difference`."""
-    return first_difference(a, b) is None
+    """JSON equality under the rules of :func:`differences`."""
+    return not differences(a, b, limit=1)
+
+
+def non_finite(value: Any) -> tuple[str, float] | None:
+    """The first NaN or infinity in a value, with its pointer: no JSON value, though Python reads them."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return pointer(path), item
+        if isinstance(item, dict):
+            stack.extend((sub, (*path, key)) for key, sub in reversed(list(item.items())))
+        elif isinstance(item, list):
+            stack.extend((sub, (*path, index)) for index, sub in reversed(list(enumerate(item))))
+    return None
 
 
 class _Missing:

@@ -1,28 +1,34 @@
 """The mirror rule: does ``content`` (text for the model) say what ``structured_content`` says?
 
-Two layouts are correct, and values are compared parsed, never as raw text:
+One rule for every transport. It reads the wire answer only, so the same answer gets the same
+verdict in process, over stdio and over HTTP. Values are compared parsed, never as raw text.
 
-* the SDK's: a wrapped value ``{"result": x}`` is unwrapped, a list becomes one block per item
-  (nested lists flattened, ``None`` items dropped), anything else one block; a string item is
-  its text verbatim (or JSON-quoted), any other item is the JSON of its value;
-* the common one (FastMCP, hand-built results): one text block holding the JSON of the whole
-  value, wrapped or not, with any other blocks beside it.
-
-For an in-process ``MCPServer`` a third test is the SDK's own: the text, passed through the
-tool's output model, gives ``structured_content`` (a ``dict`` returned for a model, say).
+1. A *wrapper* is an object with exactly one key: the SDK's ``{"result": x}``, and equally
+   ``{"content": x}`` or ``{"entities": [...]}``. Its text may show the wrapped value instead of
+   the whole object.
+2. A *record* (the data, once unwrapped, is an object) may be told in prose: text blocks that are
+   not a JSON object or array are not compared. Every one that is must say what the data says,
+   key for key; a record with no such block is told in prose only, which the caller may report.
+3. Any other value must be shown, in one of two layouts: the SDK's (a string as itself or
+   JSON-quoted, any other value as its JSON, a list as one block per item with nested lists
+   flattened and ``None`` items dropped, ``None`` as no block), or one text block whose JSON is
+   the whole or the wrapped value, other blocks beside it.
+4. Python's default repr (``<pkg.Cls object at 0x…>``) in a text block is a defect.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from pytest_mcp_contract._jsonvalue import (
+    MISSING,
     NOT_JSON,
     TOO_DEEP,
-    first_difference,
+    differences,
     parse,
     pointer,
     render,
@@ -37,6 +43,8 @@ DEFAULT_REPR: Final = re.compile(r'^"?<([A-Za-z_][\w.]*) object at 0x[0-9A-Fa-f]
 """Python's default ``repr``/``str`` of an object, as the SDK writes it for a class it cannot serialize."""
 
 _BLOCK_TYPES: Final = frozenset({"text", "image", "audio", "resource", "resource_link"})
+_SHOWN: Final = 8
+"""Differences named one by one in a message; the rest are counted."""
 
 
 @dataclass(frozen=True)
@@ -47,8 +55,31 @@ class Mismatch:
     path: str | None
 
 
+@dataclass(frozen=True)
+class Mirror:
+    """The verdict on one result's content."""
+
+    mismatch: Mismatch | None
+    prose: bool = False
+    """The data is a record and no text block holds its JSON: the model reads about it in prose only."""
+
+
+AGREES: Final = Mirror(None)
+
+
 class TooDeep(Exception):
     """The value is nested deeper than Python's JSON parser goes, so the mirror cannot be decided."""
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A form the text may show: the whole data, or the value a one-key wrapper holds."""
+
+    value: Any
+    base: Path
+    """Where ``value`` sits in structured_content."""
+    schema: Any
+    """Its schema, for arrays that are sets (``uniqueItems``); ``None`` when unknown."""
 
 
 def default_repr(blocks: Sequence[Any]) -> tuple[int, str, str] | None:
@@ -60,20 +91,110 @@ def default_repr(blocks: Sequence[Any]) -> tuple[int, str, str] | None:
     return None
 
 
-def mirror_mismatch(
-    structured: Any,
-    blocks: Sequence[Any],
-    *,
-    schema: dict[str, Any] | None,
-    as_structured: Callable[[Any], Any] | None = None,
-) -> Mismatch | None:
-    """``None`` when ``blocks`` mirror ``structured``, else what differs. Raises :class:`TooDeep`."""
-    value, base = unwrap(structured, schema)
+def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | None) -> Mirror:
+    """The verdict on ``blocks`` as a mirror of ``structured``. Raises :class:`TooDeep`."""
+    candidates = _candidates(structured, schema)
+    value = candidates[-1].value
+    if isinstance(value, dict) and value.get("type") in _BLOCK_TYPES and any(_is_block(b, value) for b in blocks):
+        return AGREES  # a content block forced into structured output (structured_output=True on -> TextContent)
+    found = default_repr(blocks)
+    if found is not None:
+        return Mirror(_repr_mismatch(*found, value))
+    if isinstance(value, dict):
+        return _record(structured, blocks, candidates, schema)
+    return _shown(blocks, candidates, schema)
+
+
+def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
+    """The value a one-key object wraps (``{"result": x}``, ``{"content": x}``), or ``structured`` itself."""
+    candidate = _candidates(structured, schema)[-1]
+    return candidate.value, candidate.base
+
+
+def _candidates(structured: Any, schema: dict[str, Any] | None) -> list[_Candidate]:
+    """The whole data, then (for a wrapper) the wrapped value: the last one decides record or not."""
+    whole = _Candidate(structured, (), schema)
+    if not (isinstance(structured, dict) and len(structured) == 1):
+        return [whole]
+    [(key, inner)] = structured.items()
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    inner_schema = properties.get(key) if isinstance(properties, dict) else None
+    return [whole, _Candidate(inner, (key,), inner_schema)]
+
+
+# --- a record: JSON blocks must agree, prose is not compared ---------------------------------------
+
+
+def _record(
+    structured: Any, blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None
+) -> Mirror:
+    if not blocks:
+        return Mirror(Mismatch(f"content is empty, but structured_content holds {render(structured)}: {_UNSEEN}", ""))
+    documents = []
+    for index, block in enumerate(blocks):
+        if block.type != "text":
+            continue
+        parsed = parse(block.text)
+        if parsed is TOO_DEEP:
+            raise TooDeep
+        if isinstance(parsed, dict | list):
+            documents.append((index, parsed))
+    if not documents:
+        return Mirror(None, prose=True)
+    disagreeing = [(index, parsed) for index, parsed in documents if not _agrees_with_any(parsed, candidates, schema)]
+    if not disagreeing:
+        return AGREES
+    index, parsed = disagreeing[0]
+    mismatch = _document_mismatch(index, parsed, candidates, schema)
+    if len(disagreeing) > 1:
+        others = ", ".join(str(other) for other, _parsed in disagreeing[1:])
+        mismatch = Mismatch(
+            f"{mismatch.message}\n(text block {others} disagree{'s' * (len(disagreeing) == 2)} too)", mismatch.path
+        )
+    return Mirror(mismatch)
+
+
+def _document_mismatch(
+    index: int, document: Any, candidates: list[_Candidate], root: dict[str, Any] | None
+) -> Mismatch:
+    """Every place where a JSON block departs from the form of the data it is closest to: one of the
+    same kind (object, array), with the fewest differences, the whole data before the wrapped value."""
+    found = []
+    for candidate in candidates:
+        said, held = _comparable(document, candidate, root)
+        kind = isinstance(document, dict) == isinstance(candidate.value, dict)
+        found.append((not kind, differences(said, held), len(candidate.base), candidate))
+    _kind, listed, _depth, candidate = min(found, key=lambda entry: (entry[0], len(entry[1]), entry[2]))
+    at = pointer(candidate.base)
+    where = f"structured_content{_at(candidate.base)}"
+    if len(listed) == 1:
+        return Mismatch(f"text block {index} (JSON) {_difference(*listed[0], where)}", at + listed[0][0])
+    lines = [f"text block {index} (JSON) differs from {where} in {len(listed)} places:"]
+    lines += [f"- {_difference(*difference, where)}" for difference in listed[:_SHOWN]]
+    if len(listed) > _SHOWN:
+        lines.append(f"- and {len(listed) - _SHOWN} more")
+    return Mismatch("\n".join(lines), at + listed[0][0])
+
+
+def _difference(place: str, said: Any, held: Any, where: str) -> str:
+    spot = show_pointer(place)
+    if held is MISSING:
+        return f"has {render(said)} at {spot}, a key {where} does not have"
+    if said is MISSING:
+        return f"lacks {spot}, which {where} has ({render(held)})"
+    return f"has {render(said)} at {spot} where {where} has {render(held)}{_not_json(said, held)}"
+
+
+# --- any other value: it must be shown ---------------------------------------------------------------
+
+
+def _shown(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None) -> Mirror:
+    value, base = candidates[-1].value, candidates[-1].base
     leaves = _leaves(value, base)
     if len(blocks) == len(leaves) and all(
         _block_matches(block, leaf) for block, (_path, leaf) in zip(blocks, leaves, strict=True)
     ):
-        return None
+        return AGREES
     texts = [(index, block.text) for index, block in enumerate(blocks) if block.type == "text"]
     # The SDK layout with other blocks (images, resources) standing beside the text.
     if (
@@ -81,59 +202,142 @@ def mirror_mismatch(
         and len(texts) != len(blocks)
         and all(_text_matches(text, leaf) for (_index, text), (_path, leaf) in zip(texts, leaves, strict=True))
     ):
-        return None
+        return AGREES
     parsed = {index: parse(text) for index, text in texts}
     if any(item is TOO_DEEP for item in parsed.values()):
         raise TooDeep
-    if any(same(item, value) or same(item, structured) for item in parsed.values() if item is not NOT_JSON):
-        return None
-    if _same_but_set_order(schema, base, structured, value, parsed):
-        return None
-    if as_structured is not None and _sdk_would_write(as_structured, value, texts, parsed, structured):
-        return None
-    return _diagnose(structured, value, base, blocks=blocks, texts=texts, parsed=parsed, leaves=leaves)
+    if any(_agrees_with_any(item, candidates, schema) for item in parsed.values() if item is not NOT_JSON):
+        return AGREES
+    return Mirror(_diagnose(candidates, schema, texts=texts, parsed=parsed, leaves=leaves))
 
 
-def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
-    """The value the SDK wrapped as ``{"result": value}``, or ``structured`` itself.
-
-    The SDK marks nothing; the wrap is recognised by a ``result``-only object whose schema (if
-    any) has only a ``result`` property (FastMCP adds ``x-fastmcp-wrap-result``). A model with a
-    single ``result`` field looks the same, which is harmless: the whole value is also tried.
-    """
-    if not (isinstance(structured, dict) and list(structured) == ["result"]):
-        return structured, ()
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    if schema is None or (isinstance(properties, dict) and list(properties) == ["result"]):
-        return structured["result"], ("result",)
-    if isinstance(schema, dict) and schema.get("x-fastmcp-wrap-result"):
-        return structured["result"], ("result",)
-    return structured, ()
+def _leaves(value: Any, base: Path) -> list[tuple[Path, Any]]:
+    """The values the SDK writes one block each: list items, flattened, without ``None``."""
+    if not isinstance(value, list):
+        return [] if value is None else [(base, value)]
+    leaves: list[tuple[Path, Any]] = []
+    stack: list[tuple[Path, Any]] = [((*base, index), item) for index, item in reversed(list(enumerate(value)))]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(((*path, index), sub) for index, sub in reversed(list(enumerate(item))))
+        elif item is not None:
+            leaves.append((path, item))
+    return leaves
 
 
-def _same_but_set_order(
-    schema: dict[str, Any] | None, base: Path, structured: Any, value: Any, parsed: dict[int, Any]
-) -> bool:
-    """Whether a text block holds the data, but for the order of arrays the schema marks ``uniqueItems``.
+def _is_block(block: Any, leaf: dict[str, Any]) -> bool:
+    dumped = block.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return same(dumped, {key: item for key, item in leaf.items() if item is not None})
+
+
+def _block_matches(block: Any, leaf: Any) -> bool:
+    if isinstance(leaf, dict) and leaf.get("type") in _BLOCK_TYPES and _is_block(block, leaf):
+        return True  # list[TextContent] forced into structured output
+    return block.type == "text" and _text_matches(block.text, leaf)
+
+
+def _text_matches(text: str, leaf: Any) -> bool:
+    if isinstance(leaf, str) and text == leaf:
+        return True  # the SDK writes a string as it is; others JSON-quote it (Enum, Decimal, dates)
+    parsed = parse(text)
+    if parsed is TOO_DEEP:
+        raise TooDeep
+    return parsed is not NOT_JSON and same(parsed, leaf)
+
+
+def _diagnose(
+    candidates: list[_Candidate],
+    root: dict[str, Any] | None,
+    *,
+    texts: list[tuple[int, str]],
+    parsed: dict[int, Any],
+    leaves: list[tuple[Path, Any]],
+) -> Mismatch:
+    value, base = candidates[-1].value, candidates[-1].base
+    if not texts:
+        return Mismatch(
+            f"content has no text block, but structured_content holds {render(value)}: {_UNSEEN}", pointer(base)
+        )
+    # Block by block, as the SDK lays them out, when the counts agree.
+    if len(texts) == len(leaves):
+        for (index, text), (path, leaf) in zip(texts, leaves, strict=True):
+            if _text_matches(text, leaf):
+                continue
+            document = parsed[index]
+            if isinstance(leaf, dict | list) and type(document) is type(leaf):
+                return _document_mismatch(index, document, [_Candidate(leaf, path, None)], None)
+            if isinstance(document, dict | list):
+                return _document_mismatch(index, document, candidates, root)
+            return _block_mismatch(index, text, document, path, leaf)
+    if len(texts) == 1:
+        index, text = texts[0]
+        if isinstance(parsed[index], dict | list):  # one JSON document: where it departs from the data
+            return _document_mismatch(index, parsed[index], candidates, root)
+        if not leaves:
+            return _block_mismatch(index, text, parsed[index], base, value)
+    return Mismatch(
+        f"content has {len(texts)} text block(s) but structured_content{_at(base)} holds "
+        f"{len(leaves)} value(s) to mirror ({render(value)}): the SDK writes one text block per list "
+        "item (or one block with the JSON of the whole value)",
+        pointer(base),
+    )
+
+
+def _block_mismatch(index: int, text: str, document: Any, path: Path, expected: Any) -> Mismatch:
+    where = f"structured_content{_at(path)}"
+    if document is NOT_JSON:
+        return Mismatch(
+            f"text block {index} says {render(text)} but {where} is {render(expected)}: a value that is not "
+            "an object must be shown to the model as it is (its text or its JSON), not told in words",
+            pointer(path),
+        )
+    said = document if _non_finite(document) else text
+    return Mismatch(
+        f"text block {index} says {render(said)} but {where} is {render(expected)}{_not_json(document, expected)}",
+        pointer(path),
+    )
+
+
+# --- shared --------------------------------------------------------------------------------------------
+
+_UNSEEN: Final = "the model sees none of the data"
+
+
+def _repr_mismatch(index: int, text: str, class_name: str, value: Any) -> Mismatch:
+    return Mismatch(
+        f"text block {index} is {text.strip(chr(34))}, the default repr of a Python object ({class_name}): "
+        f"the model reads a memory address while structured_content holds {render(value)}. The SDK writes "
+        "a plain class with str(); give it a __str__, or make it a dataclass or a BaseModel.",
+        None,
+    )
+
+
+def _agrees_with_any(document: Any, candidates: list[_Candidate], root: dict[str, Any] | None) -> bool:
+    return any(_agrees(document, candidate, root) for candidate in candidates)
+
+
+def _agrees(document: Any, candidate: _Candidate, root: dict[str, Any] | None) -> bool:
+    """Whether a parsed block says what ``candidate`` holds, but for the order of arrays that are sets."""
+    if same(document, candidate.value):
+        return True
+    said, held = _comparable(document, candidate, root)
+    return held is not candidate.value and same(said, held)
+
+
+def _comparable(document: Any, candidate: _Candidate, root: dict[str, Any] | None) -> tuple[Any, Any]:
+    """``document`` and the candidate's value, each array the schema marks ``uniqueItems`` in one order.
 
     Such an array is a set (Python's ``set``, ``frozenset``), and a set has no order: the SDK writes
     the text from the returned set and the data from a validated copy, which may iterate otherwise.
     """
-    if schema is None or "uniqueItems" not in canonical(schema):
-        return False
-    value_schema = schema.get("properties", {}).get("result", {}) if base else schema
+    if root is None or candidate.schema is None or "uniqueItems" not in canonical(root):
+        return document, candidate.value
+    schemas = [candidate.schema]
     try:
-        unwrapped = _set_order_fixed(value, [value_schema], schema)
-        whole = _set_order_fixed(structured, [schema], schema) if base else unwrapped
-        for item in parsed.values():
-            if item is NOT_JSON:
-                continue
-            as_value = _set_order_fixed(item, [value_schema], schema)
-            if same(as_value, unwrapped) or (base and same(_set_order_fixed(item, [schema], schema), whole)):
-                return True
-    except RecursionError:  # deeper than Python goes: leave it to the plain comparison
-        return False
-    return False
+        return _set_order_fixed(document, schemas, root), _set_order_fixed(candidate.value, schemas, root)
+    except RecursionError:  # deeper than Python goes: the plain comparison stands
+        return document, candidate.value
 
 
 def _set_order_fixed(value: Any, schemas: list[Any], root: dict[str, Any]) -> Any:
@@ -190,128 +394,20 @@ def _property_schemas(schema: dict[str, Any], key: str) -> list[Any]:
     return [extra] if isinstance(extra, dict) else []
 
 
-def _leaves(value: Any, base: Path) -> list[tuple[Path, Any]]:
-    """The values the SDK writes one block each: list items, flattened, without ``None``."""
-    if not isinstance(value, list):
-        return [] if value is None else [(base, value)]
-    leaves: list[tuple[Path, Any]] = []
-    stack: list[tuple[Path, Any]] = [((*base, index), item) for index, item in reversed(list(enumerate(value)))]
-    while stack:
-        path, item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(((*path, index), sub) for index, sub in reversed(list(enumerate(item))))
-        elif item is not None:
-            leaves.append((path, item))
-    return leaves
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
 
 
-def _block_matches(block: Any, leaf: Any) -> bool:
-    if isinstance(leaf, dict) and leaf.get("type") in _BLOCK_TYPES:
-        # A content block forced into structured output (structured_output=True on -> TextContent).
-        dumped = block.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if same(dumped, {key: item for key, item in leaf.items() if item is not None}):
-            return True
-    return block.type == "text" and _text_matches(block.text, leaf)
-
-
-def _text_matches(text: str, leaf: Any) -> bool:
-    if isinstance(leaf, str) and text == leaf:
-        return True  # the SDK writes a string as it is; others JSON-quote it (Enum, Decimal, dates)
-    parsed = parse(text)
-    if parsed is TOO_DEEP:
-        raise TooDeep
-    return parsed is not NOT_JSON and same(parsed, leaf)
-
-
-def _sdk_would_write(
-    as_structured: Callable[[Any], Any],
-    value: Any,
-    texts: list[tuple[int, str]],
-    parsed: dict[int, Any],
-    structured: Any,
-) -> bool:
-    """Rebuild the returned value from the text and pass it through the tool's output model."""
-    values = [parsed[index] if parsed[index] is not NOT_JSON else text for index, text in texts]
-    candidates: list[Any] = [None, []] if not values else [values[0], values] if len(values) == 1 else [values]
-    if isinstance(value, list):
-        # Put the blocks back where the SDK took them from: the list's shape, its None items kept.
-        remaining = iter(values)
-        rebuilt = _reshape(value, remaining)
-        if next(remaining, _END) is _END and rebuilt is not _END:
-            candidates.append(rebuilt)
-    return any(same(as_structured(candidate), structured) for candidate in candidates)
-
-
-_END: Final = object()
-
-
-def _reshape(shape: Any, values: Iterator[Any]) -> Any:
-    """``shape`` with each leaf (as ``_leaves`` counts them) replaced by the next of ``values``."""
-    if shape is None:
-        return None
-    if isinstance(shape, list):
-        items = [_reshape(item, values) for item in shape]
-        return _END if any(item is _END for item in items) else items
-    return next(values, _END)
-
-
-def _diagnose(
-    structured: Any,
-    value: Any,
-    base: Path,
-    *,
-    blocks: Sequence[Any],
-    texts: list[tuple[int, str]],
-    parsed: dict[int, Any],
-    leaves: list[tuple[Path, Any]],
-) -> Mismatch:
-    found = default_repr(blocks)
-    if found is not None:
-        index, text, class_name = found
-        return Mismatch(
-            f"text block {index} is {text.strip(chr(34))}, the default repr of a Python object ({class_name}): "
-            f"the model reads a memory address while structured_content holds {render(value)}. The SDK writes "
-            "a plain class with str(); give it a __str__, or make it a dataclass or a BaseModel.",
-            None,
+def _not_json(said: Any, held: Any) -> str:
+    """Name NaN and Infinity for what they are: no JSON value (Python's parser reads them all the same)."""
+    if _non_finite(said):
+        return (
+            f": {render(said)} is not JSON (JSON has no NaN or Infinity); a tool that computes it must send a "
+            "number or null in both"
         )
-    if not texts:
-        return Mismatch(
-            f"content has no text block, but structured_content holds {render(value)}: the model sees none of the data",
-            pointer(base),
-        )
-    # Block by block, as the SDK lays them out, when the counts agree (or there is one of each).
-    pairs = list(zip(texts, leaves, strict=False))
-    if len(texts) == len(leaves) or (len(texts) == 1 and not leaves):
-        for (index, text), (path, leaf) in pairs or [(texts[0], (base, value))]:
-            if not _text_matches(text, leaf):
-                return _block_mismatch(index, text, parsed[index], path, leaf)
-    if len(texts) == 1 and isinstance(parsed[texts[0][0]], dict | list):
-        # One JSON document for the whole value: show where it departs from the data.
-        index, text = texts[0]
-        target, prefix = (value, base) if type(parsed[index]) is type(value) else (structured, ())
-        return _block_mismatch(index, text, parsed[index], prefix, target)
-    return Mismatch(
-        f"content has {len(texts)} text block(s) but structured_content{_at(base)} holds "
-        f"{len(leaves)} value(s) to mirror ({render(value)}): the SDK writes one text block per list "
-        "item (or one block with the JSON of the whole value)",
-        pointer(base),
-    )
-
-
-def _block_mismatch(index: int, text: str, document: Any, path: Path, expected: Any) -> Mismatch:
-    if isinstance(document, dict | list) and isinstance(expected, dict | list):
-        difference = first_difference(document, expected)
-        if difference is not None:
-            where, said, held = difference
-            return Mismatch(
-                f"text block {index} (JSON) has {render(said)} at {show_pointer(where)} "
-                f"where structured_content{_at(path)} has {render(held)}",
-                pointer(path) + where,
-            )
-    return Mismatch(
-        f"text block {index} says {render(text)} but structured_content{_at(path)} is {render(expected)}",
-        pointer(path),
-    )
+    if _non_finite(held):
+        return f": {render(held)} is not JSON (JSON has no NaN or Infinity)"
+    return ""
 
 
 def _at(path: Path) -> str:

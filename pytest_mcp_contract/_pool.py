@@ -50,6 +50,7 @@ class SessionPool:
             server,
             timeout=settings.timeout,
             check_formats=settings.check_formats,
+            require_json_text=settings.require_json_text,
             referee=self.referee,
             startup_timeout=settings.startup_timeout,
         )

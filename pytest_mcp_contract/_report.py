@@ -47,6 +47,8 @@ class ToolRecord:
     """Violations in calls carried by ``mcp_contract_allow``."""
     allowed_checks: list[str] = field(default_factory=list)
     """Tool-check violations carried by ``mcp_contract_allow``."""
+    noted: Counter[str] = field(default_factory=Counter)
+    """Calls with a finding the project does not enforce (``content-prose``)."""
     fuzzed: bool = False
     fuzz_calls: int = 0
     fuzz_results: int = 0
@@ -104,6 +106,7 @@ class ContractReport:
                 (tool.expected_violations if passed else tool.call_violations).update(data["violations"])
                 tool.expected_violations.update(data["expected"])
                 tool.allowed.update(data["allowed"])
+                tool.noted.update(data.get("noted", {}))
 
     @property
     def failed(self) -> bool:
@@ -177,6 +180,15 @@ class ContractReport:
         if self.not_called:
             text = ", ".join(self.not_called)
             facts.append(("tools not called", f"{text} (give them example calls: see mcp_contract_cases)"))
+        prose = sorted(f"{tool.name} ({_plural(tool.noted['content-prose'], 'call')})" for tool in tools if tool.noted)
+        if prose:
+            facts.append(
+                (
+                    "text in prose only, no JSON for the model",
+                    f"{', '.join(prose)}; the spec recommends a text block with the JSON of structured_content "
+                    "(ini mcp_contract_require_json_text = true makes this fail)",
+                )
+            )
         facts += self._fuzz_facts(tools)
         calls = sum(tool.calls for tool in tools)
         if calls:

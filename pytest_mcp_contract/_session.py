@@ -17,14 +17,13 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._checks import check_tool, result_violations
+from pytest_mcp_contract._checks import NOTED, check_tool, result_violations
 from pytest_mcp_contract._errors import UnknownToolError
 from pytest_mcp_contract._http import HttpTarget
 from pytest_mcp_contract._inprocess import (
     describe_cause,
     marked_call,
     record_causes,
-    registration,
     take_cause,
     take_cause_and_origin,
 )
@@ -128,11 +127,21 @@ SessionError.__module__ = "pytest_mcp_contract"
 class ContractSession:
     """The loop-independent core shared by ``mcp_contract`` and ``mcp_contract_async``."""
 
-    def __init__(self, server: object, *, timeout: float, check_formats: bool, referee: Referee | None = None) -> None:
+    def __init__(
+        self,
+        server: object,
+        *,
+        timeout: float,
+        check_formats: bool,
+        referee: Referee | None = None,
+        require_json_text: bool = False,
+    ) -> None:
         self.server = server
         self.timeout = timeout
         self.check_formats = check_formats
         self.referee = referee
+        """Sorts the violations of every call; without one, :data:`NOTED` checks are dropped here."""
+        self.noted = frozenset() if require_json_text else NOTED
         self._client: Client | None = None
         self.connection: Connection | None = None
         """For a server outside this process: its stderr, exit code or HTTP status, for failure messages."""
@@ -330,7 +339,11 @@ class ContractSession:
         A tool error is explained by the last crash of the tool with that name.
         """
         cause = take_cause(self.server, name) if result.is_error else None
-        return self._violations(name, result, expect_error=expect_error, cause=cause)
+        return self.unnoted(self._violations(name, result, expect_error=expect_error, cause=cause))
+
+    def unnoted(self, violations: list[Violation]) -> list[Violation]:
+        """``violations`` without the checks this session only notes (``content-prose``, unless required)."""
+        return [violation for violation in violations if violation.check not in self.noted]
 
     def _violations(
         self, name: str, result: CallToolResult, *, expect_error: bool, cause: str | None
@@ -350,7 +363,6 @@ class ContractSession:
             tool,
             result,
             expect_error=expect_error,
-            facts=registration(self.server, name),
             cause=cause,
             check_formats=self.check_formats,
         )
@@ -364,6 +376,8 @@ class ContractSession:
         violations = self._violations(name, answer.result, expect_error=expect_error, cause=answer.cause)
         if self.referee is not None:
             violations = self.referee(server_name(self.server), name, answer, violations)
+        else:
+            violations = self.unnoted(violations)
         if violations:
             raise ContractViolationError(violations, tool=name, arguments=arguments)
         return answer.result

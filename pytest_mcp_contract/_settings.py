@@ -32,6 +32,8 @@ class Settings:
     scope: Scope
     timeout: float
     check_formats: bool
+    require_json_text: bool = False
+    """Whether an object told to the model in prose only fails (ini ``mcp_contract_require_json_text``)."""
     suite: bool = True
     """Whether to generate the per-tool contract suite (ini ``mcp_contract_suite``)."""
     snapshot_dir: Path = Path(DEFAULT_SNAPSHOT_DIR)
@@ -55,6 +57,13 @@ class Settings:
     fuzz_readonly_only: bool = False
     fuzz_allow: frozenset[str] = frozenset()
     """Tools fuzzed whatever their hints say."""
+
+    @property
+    def noted(self) -> frozenset[str]:
+        """Check ids reported in the summary but failing no test."""
+        from pytest_mcp_contract._checks import NOTED
+
+        return frozenset() if self.require_json_text else NOTED
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
@@ -102,6 +111,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         scope=scope,
         timeout=timeout,
         check_formats=check_formats,
+        require_json_text=bool(config.getini("mcp_contract_require_json_text")),
         suite=bool(config.getini("mcp_contract_suite")),
         snapshot_dir=snapshot_dir,
         snapshot_fields=fields,

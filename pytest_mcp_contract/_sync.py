@@ -313,10 +313,13 @@ class McpContract:
         *,
         timeout: float = DEFAULT_TIMEOUT,
         check_formats: bool = False,
+        require_json_text: bool = False,
         referee: Referee | None = None,
         startup_timeout: float | None = None,
     ) -> None:
-        self._session = ContractSession(server, timeout=timeout, check_formats=check_formats, referee=referee)
+        self._session = ContractSession(
+            server, timeout=timeout, check_formats=check_formats, referee=referee, require_json_text=require_json_text
+        )
         opening = timeout if startup_timeout is None else startup_timeout
         self._host = LoopHost(
             self._session.enter,

@@ -15,6 +15,7 @@ CheckId = Literal[
     "structured-missing",
     "structured-invalid",
     "content-mismatch",
+    "content-prose",
     "tool-error",
     "input-crash",
 ]
@@ -40,8 +41,14 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "the return annotation) to what the tool really returns."
     ),
     "content-mismatch": (
-        "Make content carry the same data as structured_content, e.g. a text block with its JSON "
-        "(MCPServer writes that for you from the returned value; a hand-built result must add it)."
+        "Make content say what structured_content says: a text block with its JSON (for a one-key object, its "
+        "JSON or the value it wraps). With MCPServer, return the model itself rather than a dict, so that keys "
+        "the schema drops and defaults it fills reach the text too."
+    ),
+    "content-prose": (
+        "Add a text block with the JSON of structured_content beside the words (MCPServer writes it when "
+        "the tool returns its value rather than a hand-built CallToolResult). This fails only because ini "
+        "mcp_contract_require_json_text is true."
     ),
     "tool-error": (
         "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test "

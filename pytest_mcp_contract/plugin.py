@@ -104,6 +104,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=str(DEFAULT_TIMEOUT),
     )
     parser.addini(
+        "mcp_contract_require_json_text",
+        "Fail a call whose structured_content is an object that content tells in prose only, with no text "
+        "block holding its JSON (the spec recommends one); by default the summary only names such tools.",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
         "mcp_contract_check_formats",
         "Assert JSON Schema 'format' keywords in output schemas instead of treating them as annotations.",
         type="bool",
@@ -341,7 +348,8 @@ def _referee(item: pytest.Item) -> Referee:
     referee = item.stash.get(REFEREE, None)
     if referee is None:
         expected = item.stash[EXPECTATIONS] if EXPECTATIONS in item.stash else expectations(item)
-        referee = item.stash[REFEREE] = Referee(expected, item.config.stash[SETTINGS].allow)
+        settings = item.config.stash[SETTINGS]
+        referee = item.stash[REFEREE] = Referee(expected, settings.allow, settings.noted)
     return referee
 
 
@@ -367,7 +375,8 @@ def _judge_call(
     """Sort a call's violations by the running test's markers and the allow list; count them for the report."""
     item = config.stash.get(CURRENT_ITEM, None)
     # Outside any test (a session fixture's set-up) only the allow list applies.
-    referee = _referee(item) if item is not None else Referee([], config.stash[SETTINGS].allow)
+    settings = config.stash[SETTINGS]
+    referee = _referee(item) if item is not None else Referee([], settings.allow, settings.noted)
     verdict = referee.judge(tool, answer, found)
     if item is not None:
         # Counted here and written once per tool when the test ends: a test making thousands of
@@ -378,6 +387,7 @@ def _judge_call(
             counts.violations.update(violation.check for violation in verdict.failing)
             counts.expected.update(violation.check for violation in verdict.expected)
             counts.allowed.update(violation.check for violation in verdict.allowed)
+            counts.noted.update(violation.check for violation in verdict.noted)
     return verdict.failing
 
 
@@ -394,6 +404,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 violations=dict(counts.violations),
                 expected=dict(counts.expected),
                 allowed=dict(counts.allowed),
+                **({"noted": dict(counts.noted)} if counts.noted else {}),  # rare: kept out of every record
             )
         item.stash[CALLS] = {}
 
@@ -406,6 +417,7 @@ class CallCounts:
     violations: Counter[str] = field(default_factory=Counter)
     expected: Counter[str] = field(default_factory=Counter)
     allowed: Counter[str] = field(default_factory=Counter)
+    noted: Counter[str] = field(default_factory=Counter)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -523,6 +535,7 @@ async def mcp_contract_async(
         mcp_contract_server,
         timeout=settings.timeout,
         check_formats=settings.check_formats,
+        require_json_text=settings.require_json_text,
         referee=request.config.stash[POOL].referee,
         startup_timeout=settings.startup_timeout,
     )

@@ -37,7 +37,7 @@ WIRE_CASES = [
     ("mismatch", [("content-mismatch", "/n")]),
     ("mismatch_bool", [("content-mismatch", "/n")]),
     ("mismatch_count", [("content-mismatch", "/result")]),
-    ("no_text", [("content-mismatch", "")]),
+    ("no_text", [("content-mismatch", "/n")]),
     ("schema_not_object", [("output-schema-invalid", "")]),
     ("schema_remote_ref", [("output-schema-invalid", "/properties/n/$ref")]),
     ("schema_bad_type", [("output-schema-invalid", "/properties/n/type")]),

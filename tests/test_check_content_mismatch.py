@@ -36,7 +36,7 @@ def test_failure_output_gives_block_index_and_both_values(project: Project) -> N
             "E       [content-mismatch] at /n",
             "E         text block 0 (JSON) has 2 at /n where structured_content has 1",
             "E       Next step:",
-            "E       - content-mismatch: Make content carry the same data as structured_content, e.g. a text block with its JSON *",
+            "E       - content-mismatch: Make content say what structured_content says: a text block with its JSON *",
         ]
     )
     result.stdout.fnmatch_lines(
@@ -130,35 +130,46 @@ def test_correct_layouts_pass(schema: dict[str, Any] | None, structured: Any, te
             {"a": 1, "b": 2},
             ['{"a": 1}'],
             "/b",
-            "text block 0 (JSON) has (absent) at /b where structured_content has 2",
+            "text block 0 (JSON) lacks /b, which structured_content has (2)",
         ),
         (
             OBJECT,
-            {"a": 1},
+            {"a": 1, "b": 2},
             [],
             "",
-            'content has no text block, but structured_content holds {"a": 1}: the model sees none of the data',
+            'content is empty, but structured_content holds {"a": 1, "b": 2}: the model sees none of the data',
+        ),
+        (  # a one-key object wraps a value, which must be shown
+            OBJECT,
+            {"a": 1},
+            [],
+            "/a",
+            "content has no text block, but structured_content holds 1: the model sees none of the data",
         ),
         (  # a list is no set: its order is data
             WRAPPED_LIST,
             {"result": [7, 39]},
             ["[39, 7]"],
             "/result/0",
-            "text block 0 (JSON) has 39 at /0 where structured_content /result has 7",
+            "text block 0 (JSON) differs from structured_content /result in 2 places:\n"
+            "- has 39 at /0 where structured_content /result has 7\n"
+            "- has 7 at /1 where structured_content /result has 39",
         ),
         (  # an array in a set's place is still a list: its order is data
             {"properties": {"box": {"properties": {"ranked": {"type": "array"}, "ids": {"uniqueItems": True}}}}},
             {"box": {"ranked": [1, 2], "ids": [1, 2]}},
             ['{"box": {"ranked": [2, 1], "ids": [2, 1]}}'],
             "/box/ranked/0",
-            "text block 0 (JSON) has 2 at /box/ranked/0 where structured_content has 1",
+            "text block 0 (JSON) differs from structured_content in 2 places:\n"
+            "- has 2 at /box/ranked/0 where structured_content has 1\n"
+            "- has 1 at /box/ranked/1 where structured_content has 2",
         ),
         (  # a set's items must still be the same
             WRAPPED_SET,
             {"result": [7, 39]},
             ["[39, 8]"],
-            "/result/0",
-            "text block 0 (JSON) has 39 at /0 where structured_content /result has 7",
+            "/result/1",  # a set's items in one order: 39 before 7 and 8 as text sorts them
+            "text block 0 (JSON) has 8 at /1 where structured_content /result has 7",
         ),
     ],
 )
@@ -204,6 +215,82 @@ def test_a_hand_built_result_may_use_prose_but_its_json_must_match(kinds: McpCon
     assert violation.message == "text block 0 (JSON) has 3 at /x where structured_content has 1"
 
 
-def test_dicts_returned_for_models_keep_their_list_shape(kinds: McpContract) -> None:
-    assert violations_of(kinds, "t_dicts_for_models_with_none") == []
-    assert violations_of(kinds, "t_dicts_for_models_nested") == []
+def test_nan_on_both_sides_is_named_as_no_json_not_as_a_mismatch() -> None:
+    # A wire answer with NaN literals: Python's parser reads them into both channels alike.
+    result = make_result({"x": float("nan"), "y": 1}, '{"x": NaN, "y": 1}')
+    violations = check_result(make_tool(OBJECT), result)
+    assert [(v.check, v.path, v.message) for v in violations] == [
+        (
+            "structured-invalid",
+            "/x",
+            "structured_content has NaN at /x, which is not JSON (JSON has no NaN or Infinity): a strict client "
+            "(JavaScript's JSON.parse, for one) rejects the whole answer",
+        )
+    ]
+
+
+@pytest.mark.parametrize(("text", "shown"), [("NaN", "NaN"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity")])
+def test_nan_in_the_text_against_null_in_the_data(text: str, shown: str) -> None:
+    # What MCPServer sends for a float('nan') return: NaN in the text, null in the data.
+    assert _mismatches(WRAPPED, {"result": None}, text) == [
+        (
+            "/result",
+            f"text block 0 says {shown} but structured_content /result is null: {shown} is not JSON (JSON has no "
+            "NaN or Infinity); a tool that computes it must send a number or null in both",
+        )
+    ]
+
+
+def test_every_differing_key_of_a_record_is_named() -> None:
+    structured = {"name": "Ann", "role": "user", "age": 1}
+    text = '{"name": "Ann", "role": "admin", "age": true, "password_hash": "x1y2"}'
+    assert _mismatches(OBJECT, structured, "Ann, an admin", text) == [
+        (
+            "/role",
+            "text block 1 (JSON) differs from structured_content in 3 places:\n"
+            '- has "admin" at /role where structured_content has "user"\n'
+            "- has true at /age where structured_content has 1\n"
+            '- has "x1y2" at /password_hash, a key structured_content does not have',
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("structured", "texts"),
+    [
+        ({"content": "a\nb"}, ["a\nb"]),  # any one key wraps a value, shown as itself...
+        ({"content": "a\nb"}, ['"a\\nb"']),  # ...or JSON-quoted
+        ({"entities": [{"n": 1}, {"n": 2}]}, ['[{"n":1},{"n":2}]']),  # a wrapped list's compact JSON
+        ({"entities": [{"n": 1}, {"n": 2}]}, ['{"n": 1}', '{"n": 2}']),  # one block per item
+        ({"count": 3}, ["3"]),
+        ({"value": None}, []),  # a wrapped null: no block
+        ({"route": "LYS-CDG", "flights": 3}, ["3 flights on LYS-CDG"]),  # a record in words
+        ({"route": "LYS-CDG", "flights": 3}, ["3 flights:", '{"flights": 3, "route": "LYS-CDG"}']),
+        ({"user": {"name": "Ann", "id": 1}}, ["Ann is user 1"]),  # a wrapped record, in words
+        ({"user": {"name": "Ann", "id": 1}}, ['{"name": "Ann", "id": 1}']),  # or as the JSON it wraps
+    ],
+)
+def test_layouts_of_other_sdks_pass(structured: Any, texts: list[str]) -> None:
+    assert _mismatches(OBJECT, structured, *texts) == []
+
+
+@pytest.mark.parametrize(
+    ("structured", "texts", "path"),
+    [
+        ({"result": 17}, ["About 20 degrees"], "/result"),  # words instead of a value
+        ({"entities": [1, 2]}, ["two of them"], "/entities"),
+        ({"ok": True}, ["done"], "/ok"),
+        ({"route": "LYS-CDG", "flights": 3}, ["3 flights", '{"flights": 4, "route": "LYS-CDG"}'], "/flights"),
+        ({"user": {"name": "Ann"}}, ['{"name": "Bo"}'], "/user/name"),
+        ({"a": 1, "b": 2}, ["<app.Thing object at 0x7f3a2c1d9e80>"], None),  # a default repr is never words
+    ],
+)
+def test_defects_on_any_sdk_are_caught(structured: Any, texts: list[str], path: str | None) -> None:
+    assert [found_path for found_path, _message in _mismatches(OBJECT, structured, *texts)] == [path]
+
+
+def test_content_prose_is_a_violation_only_on_request() -> None:
+    result = make_result({"route": "LYS-CDG", "flights": 3}, "3 flights on LYS-CDG")
+    assert check_result(make_tool(OBJECT), result) == []
+    [violation] = check_result(make_tool(OBJECT), result, require_json_text=True)
+    assert violation.check == "content-prose"

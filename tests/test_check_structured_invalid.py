@@ -127,7 +127,7 @@ def test_not_a_number_breaks_the_sdks_own_schema(project: Project) -> None:
             "E       [structured-invalid] at /result",
             "E         None is not of type 'number' (schema keyword 'type' at /properties/result/type)",
             "E       [content-mismatch] at /result",
-            'E         text block 0 says "NaN" but structured_content /result is null',
+            "E         text block 0 says NaN but structured_content /result is null: NaN is not JSON (JSON has no NaN or Infinity); a tool that computes it must send a number or null in both",
         ]
     )
 

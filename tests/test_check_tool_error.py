@@ -45,6 +45,26 @@ def test_crash_shows_the_server_side_cause(project: Project) -> None:
     )
 
 
+def test_a_crash_while_the_sdk_converts_the_value_is_a_tool_error_with_its_own_cause(project: Project) -> None:
+    project.configure(target("fuzz_targets", "mcp"))
+    project.tests(
+        """
+        def test_logo(mcp_contract):
+            mcp_contract.call_tool("logo", {"name": "acme"})
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [[]tool-error[]]",
+            "E           Error executing tool logo",
+            "E         server-side cause: FileNotFoundError: *no-such-logo-4.png*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*structured-invalid*")
+
+
 def test_expected_errors_pass_and_unexpected_success_fails(project: Project) -> None:
     project.configure(target("sdk_broken", "mcp"))
     project.tests(

@@ -86,6 +86,7 @@ def test_a_violation_reads_on_one_line() -> None:
 def test_every_check_has_a_next_step() -> None:
     assert sorted(CHECKS) == [
         "content-mismatch",
+        "content-prose",
         "input-crash",
         "output-schema-invalid",
         "silent-opt-out",

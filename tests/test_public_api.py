@@ -70,7 +70,7 @@ def test_checks_run_in_a_plain_script() -> None:
         "[]",
         "[structured-invalid] not_a_number at /result: None is not of type 'number' (schema keyword 'type' at "
         "/properties/result/type)",
-        '[content-mismatch] not_a_number at /result: text block 0 says "NaN" but structured_content /result is null',
+        "[content-mismatch] not_a_number at /result: text block 0 says NaN but structured_content /result is null: NaN is not JSON (JSON has no NaN or Infinity); a tool that computes it must send a number or null in both",
     ]
 
 

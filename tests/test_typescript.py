@@ -136,9 +136,11 @@ def test_a_text_block_that_disagrees_with_structured_content_is_caught(typescrip
         [
             'E       pytest_mcp_contract.ContractViolationError: tool \'air_quality\' called with {"city": "Oslo"} broke its contract (1 violation):',
             "E       [[]content-mismatch[]] at /aqi",
-            "E         text block 0 (JSON) has 87 at /aqi where structured_content has 42",
+            "E         text block 0 (JSON) differs from structured_content in 2 places:",
+            "E         - has 87 at /aqi where structured_content has 42",
+            'E         - has "moderate" at /level where structured_content has "good"',
             "E       Next step:",
-            "E       - content-mismatch: Make content carry the same data as structured_content*",
+            "E       - content-mismatch: Make content say what structured_content says*",
         ]
     )
 

@@ -387,14 +387,17 @@ def explicit_schema() -> dict[str, int]:
 
 @mcp.tool
 def tool_result() -> ToolResult:
-    """FastMCP's own result object, with a prose text for the model."""
-    return ToolResult(content=[TextContent(type="text", text="It is 11.5 C in London")], structured_content={"t": 11.5})
+    """FastMCP's own result object, telling the model a record in prose."""
+    return ToolResult(
+        content=[TextContent(type="text", text="It is 11.5 C in London")],
+        structured_content={"city": "London", "t": 11.5},
+    )
 
 
 @mcp.tool
 def call_tool_result() -> CallToolResult:
-    """An SDK CallToolResult returned as it is."""
-    return CallToolResult(content=[TextContent(type="text", text="done")], structured_content={"ok": True})
+    """An SDK CallToolResult returned as it is, its one-key data shown as the value it wraps."""
+    return CallToolResult(content=[TextContent(type="text", text="true")], structured_content={"ok": True})
 
 
 @mcp.tool
@@ -469,6 +472,12 @@ def model_none(city: str) -> Weather:
 def mismatched_result() -> ToolResult:
     """content-mismatch: a ToolResult whose JSON text disagrees with its structured content."""
     return ToolResult(content=[TextContent(type="text", text='{"t": 9.0}')], structured_content={"t": 11.5})
+
+
+@broken.tool
+def prose_for_a_value() -> ToolResult:
+    """content-mismatch: one key wraps a number, and the model gets words that do not show it."""
+    return ToolResult(content=[TextContent(type="text", text="About 20 degrees")], structured_content={"t": 17})
 
 
 @broken.tool(output_schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})

@@ -8,6 +8,7 @@ import os
 import anyio
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.types import Image
 from mcp.shared.exceptions import MCPError
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
@@ -87,6 +88,13 @@ def observe(station: str) -> Reading:
 def builds_its_own(station: str) -> Reading:
     """Healthy: a model the tool builds itself and fails to build is the tool's own error, not a refusal."""
     return Reading(station=station, celsius=float(len(station)) * 100)  # over 60: pydantic raises in the tool
+
+
+@mcp.tool()
+def logo(name: str) -> Image:
+    """Healthy under fuzzing: the file is missing, so the SDK's conversion raises FileNotFoundError, a
+    crash like any other (a tool error), not the SDK refusing a value its output model rejects."""
+    return Image(path=f"no-such-logo-{len(name)}.png")
 
 
 @mcp.tool(annotations=ToolAnnotations(destructive_hint=True))

@@ -1,0 +1,117 @@
+"""The mirror rule gives one verdict on every transport: each layout and each defect, in process and over stdio.
+
+``contract_servers/mirror_cases.py`` has one tool per case and its expected verdict. The same
+inner project runs against it as an object in this process and as a command over stdio, and
+must pass the same table with the same messages and the same summary.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from conftest import SERVERS, Project, target
+from contract_servers.mirror_cases import PROSE, VERDICTS
+
+TRANSPORTS = {
+    "in process": target("mirror_cases", "mcp"),
+    "stdio": f"stdio:{sys.executable} {SERVERS / 'mirror_cases.py'}",
+}
+
+INNER = """
+import pytest
+from contract_servers.mirror_cases import VERDICTS
+from pytest_mcp_contract import ContractViolationError
+
+@pytest.mark.parametrize("tool", sorted(VERDICTS))
+def test_verdict(mcp_contract, tool):
+    try:
+        mcp_contract.call_tool(tool)
+        found = []
+    except ContractViolationError as error:
+        found = [(violation.check, violation.path) for violation in error.violations]
+        print(error)
+    assert found == VERDICTS[tool]
+"""
+
+
+def _run(project: Project, transport: str) -> pytest.RunResult:
+    project.configure(TRANSPORTS[transport])
+    project.pytester.syspathinsert(SERVERS.parent)
+    project.tests(INNER)
+    return project.run("-s")
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_every_case_gets_its_verdict(project: Project, transport: str) -> None:
+    result = _run(project, transport)
+    result.assert_outcomes(passed=len(VERDICTS))
+    result.stdout.fnmatch_lines(
+        [
+            "text in prose only, no JSON for the model: record_in_prose (1 call), record_with_a_number_as_text "
+            "(1 call); the spec recommends a text block with the JSON of structured_content (ini "
+            "mcp_contract_require_json_text = true makes this fail)",
+        ]
+    )
+
+
+# The messages, word for word: the same on both transports.
+MESSAGES = [
+    "  text block 1 (JSON) differs from structured_content in 2 places:",
+    "  - has 4 at /flights where structured_content has 3",
+    "  - has 99.0 at /cheapest where structured_content has 120.5",
+    '  text block 0 (JSON) has "x1y2" at /password_hash, a key structured_content does not have',
+    "  text block 0 (JSON) lacks /font_size, which structured_content has (12)",
+    '  text block 0 says "true" but structured_content /result is 1',
+    "  text block 0 (JSON) differs from structured_content in 3 places:",
+    '  - has "d" at /py_name, a key structured_content does not have',
+    '  - lacks /pyName, which structured_content has ("d")',
+    "  - lacks /count, which structured_content has (0)",
+    '  text block 0 says "About 20 of them" but structured_content /count is 17: a value that is not an object '
+    "must be shown to the model as it is (its text or its JSON), not told in words",
+    "  text block 0 is <travel.Search object at 0x7f3a2c1d9e80>, the default repr of a Python object "
+    "(travel.Search): *",
+]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_messages_name_every_differing_key(project: Project, transport: str) -> None:
+    result = _run(project, transport)
+    result.assert_outcomes(passed=len(VERDICTS))
+    for line in MESSAGES:
+        result.stdout.fnmatch_lines([line])
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_prose_fails_when_the_project_requires_json_text(project: Project, transport: str) -> None:
+    project.configure(TRANSPORTS[transport], mcp_contract_require_json_text="true")
+    project.tests(
+        """
+        def test_prose(mcp_contract):
+            mcp_contract.call_tool("record_in_prose")
+
+        def test_json_beside_prose(mcp_contract):
+            mcp_contract.call_tool("record_in_prose_and_json")
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [[]content-prose[]]",
+            "E         structured_content is an object and no text block holds its JSON: the model reads about "
+            "the data in words only (the spec recommends a text block with the JSON of structured_content)",
+            "E       Next step:",
+            "E       - content-prose: Add a text block with the JSON of structured_content beside the words *",
+        ]
+    )
+    assert "text in prose only" not in result.stdout.str()
+
+
+def test_the_table_covers_every_tool() -> None:
+    import anyio
+    from contract_servers.mirror_cases import mcp
+
+    listed = {tool.name for tool in anyio.run(mcp.list_tools)}
+    assert listed == set(VERDICTS)
+    assert set(PROSE) <= {tool for tool, verdict in VERDICTS.items() if not verdict}
