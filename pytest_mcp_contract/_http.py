@@ -30,6 +30,8 @@ class HttpTarget:
     spec: str
     headers: dict[str, str] = field(default_factory=dict)
     reported_name: str = ""
+    name_changes: bool = False
+    """Two sessions were told two names: the name says nothing lasting (``_session.server_name``)."""
 
     @property
     def name(self) -> str:
@@ -38,6 +40,12 @@ class HttpTarget:
     @property
     def label(self) -> str:
         return f"the HTTP endpoint {self.spec!r}"
+
+    @property
+    def stable_key(self) -> str:
+        """A name from the URL, for a server whose own name changes: ``127.0.0.1-8000-mcp``."""
+        parts = urlsplit(self.spec)
+        return "-".join(part for part in (parts.hostname, str(parts.port or ""), *parts.path.split("/")) if part)
 
     def connect(self, stack: AsyncExitStack) -> HttpConnection:
         return HttpConnection(self)

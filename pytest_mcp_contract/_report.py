@@ -64,6 +64,8 @@ class ContractReport:
 
     main: str = ""
     """The configured server's name: it comes first, and the suite's records are about it."""
+    renamed: str = ""
+    """The name the configured server gives itself, when it changes between processes (``main`` is its target)."""
     servers: dict[str, dict[str, ToolRecord]] = field(default_factory=dict)
     removed: dict[str, str] = field(default_factory=dict)
     """Tools the configured server no longer lists: name -> what became of their snapshot file."""
@@ -149,6 +151,14 @@ class ContractReport:
     def _facts(self) -> list[tuple[str, str]]:
         tools = self._all()
         facts: list[tuple[str, str]] = []
+        if self.renamed:
+            facts.append(
+                (
+                    "server name",
+                    f"{self.renamed!r} changes from one process to the next, so snapshots and fuzz records are "
+                    f"filed under its target, {self.main!r}; give the server a fixed name to file them under that",
+                )
+            )
         states = Counter(tool.schema["state"] for tool in tools if tool.schema)
         if states:
             text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
@@ -354,10 +364,12 @@ class ReportPlugin:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
         if self.settings.server is not None:  # a server started as a command has told its name by now
-            from pytest_mcp_contract._session import server_name
+            from pytest_mcp_contract._session import own_name, server_name
             from pytest_mcp_contract._snapshots import removed_tools, server_folder
 
             self.report.main = server_name(self.settings.server)
+            if self.report.main != own_name(self.settings.server):
+                self.report.renamed = own_name(self.settings.server)
             self.removed = removed_tools(server_folder(self.settings.snapshot_dir, self.settings.server))
 
     def _note_removed(self, config: pytest.Config) -> None:

@@ -6,8 +6,12 @@ decide which event loop runs them and how a call is timed out.
 
 from __future__ import annotations
 
+import contextlib
+import re
+import weakref
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn, Protocol
 
 import anyio
@@ -96,9 +100,49 @@ def connectable(server: object) -> object:
     return inner if isinstance(inner, Server) else server
 
 
-def server_name(server: object) -> str:
+def own_name(server: object) -> str:
     """The name a server gives itself (``MCPServer("weather")`` is ``weather``), else its type's."""
     return str(getattr(server, "name", "") or type(server).__name__)
+
+
+def server_name(server: object) -> str:
+    """The name snapshots, fuzz records and the report file a server under: its own name, unless that
+    name changes from process to process (then a folder per run would pile up); then its target."""
+    name = own_name(server)
+    return stable_key(server) if name_changes(server, name) else name
+
+
+_GENERATED: Final = r"(?:-.+)?-[0-9a-f]{4}"
+"""What FastMCP appends to its class name for a server given no name (``FastMCP-3f2a``): new every process."""
+
+
+def name_changes(server: object, name: str) -> bool:
+    """Whether ``name`` differs between processes: FastMCP's made-up name, or two sessions told two names."""
+    if isinstance(server, EXTERNAL):
+        return server.name_changes or re.fullmatch(f"FastMCP{_GENERATED}", name) is not None
+    kind = type(server)
+    return _is_fastmcp(kind) and re.fullmatch(re.escape(kind.__name__) + _GENERATED, name) is not None
+
+
+_TARGETS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
+"""The target string each in-process server was loaded from."""
+
+
+def remember_target(server: object, spec: str) -> None:
+    with contextlib.suppress(TypeError):  # a server that takes no weak reference keeps its type's name
+        _TARGETS[server] = spec
+
+
+def stable_key(server: object) -> str:
+    """A name from how the project points at the server: ``weather.server.mcp`` for ``weather/server.py:mcp``
+    or ``weather.server:mcp``; from the command or the URL for the others (their ``stable_key``)."""
+    if isinstance(server, EXTERNAL):
+        return server.stable_key
+    spec = _TARGETS.get(server)
+    if spec is None:
+        return type(server).__name__
+    module, _colon, attribute = spec.rpartition(":")
+    return f"{PurePath(module).stem if module.endswith('.py') else module}.{attribute}"
 
 
 def server_label(server: object) -> str:
@@ -145,8 +189,11 @@ class ContractSession:
         self._client: Client | None = None
         self.connection: Connection | None = None
         """For a server outside this process: its stderr, exit code or HTTP status, for failure messages."""
-        self._faults: list[Exception] = []
-        """What the transport could not read (non-MCP text on a stdio server's stdout)."""
+        self._faults: list[tuple[str, Exception]] = []
+        """What the transport could not read (non-MCP text on a stdio server's stdout), and when."""
+        self._started = False
+        self._noise_told = False
+        """Whether a ``stdout-noise`` violation was reported: once per session, however many lines."""
         self._gone: str | None = None
         """Why the server can no longer be reached, once it closed the connection."""
         self._tools: dict[str, Tool] = {}
@@ -175,16 +222,19 @@ class ContractSession:
                 f"{await self._hint(cause)}{self._stderr()}"
             ) from error
         if isinstance(self.server, EXTERNAL) and self._client.server_info is not None:
-            self.server.reported_name = self.server.reported_name or self._client.server_info.name
+            told = self._client.server_info.name
+            if self.server.reported_name and told != self.server.reported_name:
+                self.server.name_changes = True  # two processes, two names: no folder may be named after it
+            self.server.reported_name = self.server.reported_name or told
         try:
             self._tools = await self.list_tools()
-            self._raise_faults("while starting")
         except SessionError:
             # Close first, then raise: an error passing through the client's task groups would
             # reach the user wrapped in an ExceptionGroup.
             await connection.aclose()
             raise
         stack.push_async_exit(connection)
+        self._started = True
 
     async def _hint(self, error: BaseException | None) -> str:
         return "" if self.connection is None else await self.connection.hint(error)
@@ -202,27 +252,28 @@ class ContractSession:
 
     async def _on_message(self, message: object) -> None:
         # The SDK hands transport faults (a stdout line that is not JSON-RPC) to the message handler
-        # and goes on; a client less forgiving would not, so the run must hear of it.
+        # and goes on, as its clients do; the run must hear of it all the same (the spec forbids it).
         if isinstance(message, Exception):
-            self._faults.append(message)
+            when = "between calls" if self._started else "while starting"
+            self._faults.append((when, message))
 
-    def _raise_faults(self, when: str) -> None:
-        __tracebackhide__ = True
+    def noise(self, tool: str) -> list[Violation]:
+        """The ``stdout-noise`` violation for output seen since the last call, reported once per session
+        (on the first call or tool check after it); the session goes on either way."""
         if not self._faults:
-            return
-        fault, self._faults = self._faults[0], []
+            return []
+        (when, fault), self._faults = self._faults[0], []
+        if self._noise_told:
+            return []
+        self._noise_told = True
         errors = getattr(fault, "errors", None)
         line = errors()[0].get("input") if callable(errors) and errors() else None
         if isinstance(line, str):
             what = f"wrote a line to stdout that is not an MCP message {when}: {line[:200]!r}"
-            step = (
-                "Over stdio, stdout carries MCP messages only: send logs and banners to stderr "
-                "(Python: print(..., file=sys.stderr) or logging; Node: console.error)."
-            )
         else:
             what = f"sent something that is not an MCP message {when}: {_explain(fault)}"
-            step = "Fix the server's transport output."
-        raise SessionError(f"{server_label(self.server)} {what}. {step}{self._stderr()}")
+        later = " Later ones on this session are not reported again."
+        return [Violation("stdout-noise", tool, f"{server_label(self.server)} {what}.{later}")]
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``."""
@@ -253,6 +304,7 @@ class ContractSession:
         """A raw ``tools/call``: the SDK client's own validation would raise before we see the result."""
         __tracebackhide__ = True
         request = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name=name, arguments=arguments))
+        before = len(self._faults)
         with marked_call() as key:
             try:
                 result = await self.client.session.send_request(request, mcp.types.CallToolResult)
@@ -264,7 +316,7 @@ class ContractSession:
                 raise
         if self.connection is not None:
             await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
-            self._raise_faults(f"during tools/call {name!r}")
+            self._faults[before:] = [(f"during tools/call {name!r}", fault) for _when, fault in self._faults[before:]]
         if not result.is_error:
             return Answer(result, None)
         cause, refused_return = take_cause_and_origin(self.server, key)
@@ -359,7 +411,7 @@ class ContractSession:
     ) -> list[Violation]:
         """What the result broke, without the tool-level checks (the fuzzer's calls want only these)."""
         tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
-        return result_violations(
+        return self.noise(name) + result_violations(
             tool,
             result,
             expect_error=expect_error,

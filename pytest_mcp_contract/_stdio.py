@@ -51,6 +51,8 @@ class StdioTarget:
     env: dict[str, str] = field(default_factory=dict)
     cwd: Path | None = None
     reported_name: str = ""
+    name_changes: bool = False
+    """Two sessions were told two names: the name says nothing lasting (``_session.server_name``)."""
 
     @property
     def name(self) -> str:
@@ -59,6 +61,15 @@ class StdioTarget:
     @property
     def label(self) -> str:
         return f"the stdio server {self.spec!r}"
+
+    @property
+    def stable_key(self) -> str:
+        """A name from the command, for a server whose own name changes: the module after ``-m``,
+        else the last argument's file name without its suffix (``server`` for ``python server.py``)."""
+        if "-m" in self.args[:-1]:
+            return self.args[self.args.index("-m") + 1]
+        words = [word for word in self.args if not word.startswith("-")]
+        return Path(words[-1] if words else self.command).name.rsplit(".", 1)[0] or Path(self.command).stem
 
     def connect(self, stack: AsyncExitStack) -> StdioConnection:
         """A connection whose stderr file ``stack`` closes."""

@@ -9,6 +9,7 @@ Both carry the marker ``mcp_contract``. They are added when the run covers the w
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import re
@@ -100,7 +101,7 @@ class Listing(NamedTuple):
     cases: list[Case]
 
 
-def list_for_suite(settings: Settings, pool: SessionPool) -> Listing | str:
+def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = False) -> Listing | str:
     """The configured server's tools and example calls, or why the tools could not be listed.
 
     The session that listed them goes to the pool, for the first test. Also tells the snapshot
@@ -114,9 +115,33 @@ def list_for_suite(settings: Settings, pool: SessionPool) -> Listing | str:
     except SessionError as error:  # opening wraps every failure, timeouts too
         return str(error)
     pool.keep(client)
+    _check_name(settings, pool, updating=updating)
     tools = client.tools
     remember_listing(server_folder(settings.snapshot_dir, settings.server), list(tools))
     return Listing(tools, _cases(settings, tools))
+
+
+def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> None:
+    """Before a server outside this process names a new snapshot folder, see that its name lasts.
+
+    A folder already there (or one under the stable key, from an earlier run that fell back to it)
+    settles it for free; otherwise, on a run that writes snapshots, a second session tells whether
+    the name is the same twice (a run that writes none creates no folder to get wrong).
+    """
+    from pytest_mcp_contract._session import EXTERNAL, SessionError, stable_key
+    from pytest_mcp_contract._snapshots import file_stem, server_folder
+
+    server = settings.server
+    if not isinstance(server, EXTERNAL) or server_folder(settings.snapshot_dir, server).is_dir():
+        return
+    if (settings.snapshot_dir / file_stem(stable_key(server))).is_dir():
+        server.name_changes = True
+        return
+    if not updating:
+        return
+    # Its session compares the name it is told with the first; a failure to start is for the tests to report.
+    with contextlib.suppress(SessionError):
+        pool.open(server).close()
 
 
 def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
@@ -282,7 +307,8 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     from pytest_mcp_contract._checks import check_tool
     from pytest_mcp_contract._expect import Referee
 
-    found = check_tool(_listed(request, tool_name), server=settings.server)
+    # Output a stdio server wrote before any call (a banner) is told by the first tool check.
+    found = _client(request)._noise(tool_name) + check_tool(_listed(request, tool_name), server=settings.server)
     verdict = Referee([], settings.allow).judge(tool_name, None, found)  # no call: no answer
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]

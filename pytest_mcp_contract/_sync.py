@@ -388,6 +388,10 @@ class McpContract:
         """What a successful result broke, without the tool-level checks: for the fuzzer's calls."""
         return self._session.result_violations(name, result, expect_error=False, cause=None)
 
+    def _noise(self, tool: str) -> list[Violation]:
+        """Non-MCP output not yet reported (``stdout-noise``), for the generated tool checks."""
+        return self._session.noise(tool)
+
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
         """The violations of a result obtained elsewhere (say, through :attr:`client`).
 

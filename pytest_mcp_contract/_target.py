@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mcp_contract._http import PREFIXES, HttpError, http_target
-from pytest_mcp_contract._session import is_server, is_server_class
+from pytest_mcp_contract._session import is_server, is_server_class, remember_target
 from pytest_mcp_contract._stdio import PREFIX, StdioError, stdio_target
 
 GRAMMAR = "'package.module:attr', 'path/to/file.py:attr', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
@@ -56,6 +56,7 @@ def load_target(
                 f" Point the target at the server object, as {GRAMMAR}."
             ) from None
     if is_server(found):
+        remember_target(found, spec.strip())
         return found
     # A factory is a function (or a server class); any other class is a mistake, not a factory.
     if callable(found) and not (isinstance(found, type) and not is_server_class(found)):
@@ -67,6 +68,7 @@ def load_target(
                 f"{_user_traceback(error)}\n{_servers_in(module).strip()}"
             ) from None
         if is_server(made):
+            remember_target(made, spec.strip())
             return made
         raise TargetError(
             f"{attribute}() from {module_part} returned {_describe(made)}, not an MCPServer, a low-level "

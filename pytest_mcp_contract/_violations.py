@@ -18,6 +18,7 @@ CheckId = Literal[
     "content-prose",
     "tool-error",
     "input-crash",
+    "stdout-noise",
 ]
 
 CHECKS: Final[Mapping[CheckId, str]] = {
@@ -57,6 +58,10 @@ CHECKS: Final[Mapping[CheckId, str]] = {
     "input-crash": (
         "Arguments the input schema allows must get an answer: a result, or a tool error (is_error) that says "
         "what is wrong with them; never a JSON-RPC error or silence. Validate the arguments in the tool."
+    ),
+    "stdout-noise": (
+        "Over stdio, stdout carries MCP messages only: send logs and banners to stderr (Python: "
+        "print(..., file=sys.stderr) or logging; Node: console.error)."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

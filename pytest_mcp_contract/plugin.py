@@ -262,7 +262,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if settings.suite and settings.server is not None and covers_project(config):
         from pytest_mcp_contract._suite import list_for_suite
 
-        config.stash[LISTING] = list_for_suite(settings, config.stash[POOL])
+        updating = bool(config.getoption("update_snapshots", False))
+        config.stash[LISTING] = list_for_suite(settings, config.stash[POOL], updating=updating)
         if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no test: close it now
             config.stash[POOL].close_spares()
 

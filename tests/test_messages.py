@@ -90,6 +90,7 @@ def test_every_check_has_a_next_step() -> None:
         "input-crash",
         "output-schema-invalid",
         "silent-opt-out",
+        "stdout-noise",
         "structured-invalid",
         "structured-missing",
         "tool-error",

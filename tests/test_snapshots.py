@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from conftest import SERVERS, Project
 
 V1 = """
 from pydantic import BaseModel, Field
@@ -529,3 +530,31 @@ def test_stopping_early_keeps_the_snapshots_of_tools_that_did_not_run(project: P
     result = project.run("-x", "--snapshot-update")  # stops at checks[a_when], before the other tools run
     result.assert_outcomes(passed=1, failed=1)
     assert sorted(path.name for path in folder.iterdir()) == ["a_when.json", "get_weather.json", "ping.json"]
+
+
+@pytest.mark.parametrize(
+    ("target", "folder"),
+    [
+        pytest.param(f"{SERVERS / 'unnamed.py'}:fastmcp", "unnamed.fastmcp", id="FastMCP, unnamed, in process"),
+        pytest.param(
+            f"stdio:{sys.executable} {SERVERS / 'unnamed.py'}",
+            "unnamed",
+            id="a random name over stdio",
+        ),
+    ],
+)
+def test_a_name_new_in_every_process_keeps_one_snapshot_folder(project: Project, target: str, folder: str) -> None:
+    project.configure(target, suite=True)
+    project.tests("def test_nothing():\n    pass\n")
+    # Each run its own process, as in real life: the server's made-up name differs between them.
+    updated = project.pytester.runpytest_subprocess("--snapshot-update")
+    updated.assert_outcomes(passed=3)
+    updated.stdout.fnmatch_lines(
+        [
+            "server name: '*' changes from one process to the next, so snapshots and fuzz records are filed under "
+            f"its target, {folder!r}; give the server a fixed name to file them under that"
+        ]
+    )
+    project.pytester.runpytest_subprocess().assert_outcomes(passed=3)
+    snapshots = project.pytester.path / "mcp_contract_snapshots"
+    assert [path.name for path in snapshots.iterdir()] == [folder]

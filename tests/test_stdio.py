@@ -138,17 +138,62 @@ def test_the_server_starts_once_for_the_listing_and_the_tests(plain: Project) ->
         "def test_token(mcp_contract):\n    assert mcp_contract.call_tool('token').structured_content == {'result': 't'}\n"
     )
     plain.run("--snapshot-update").assert_outcomes(passed=3)
+    # Writing a new snapshot folder, a second start checks that the server's name lasts.
+    assert starts.read_text() == "started\nstarted\n"
+    starts.unlink()
+    plain.run().assert_outcomes(passed=3)
     assert starts.read_text() == "started\n"
 
 
-def test_a_banner_on_stdout_is_named_with_the_fix(plain: Project) -> None:
-    plain.configure(f"{LIFECYCLE} --banner", suite=True)
-    text = listing_failure(plain)
-    assert (
-        f"the stdio server '{LIFECYCLE} --banner' wrote a line to stdout that is not an MCP message while starting: "
-        "'lifecycle server 1.0 starting...'. Over stdio, stdout carries MCP messages only: send logs and banners "
-        "to stderr (Python: print(..., file=sys.stderr) or logging; Node: console.error)."
-    ) in text
+BANNER = (
+    "the stdio server '{target}' wrote a line to stdout that is not an MCP message while starting: "
+    "'lifecycle server 1.0 starting...'. Later ones on this session are not reported again."
+)
+
+
+def test_a_banner_on_stdout_is_reported_once_and_every_tool_is_still_checked(project: Project) -> None:
+    project.configure(f"{LIFECYCLE} --banner")
+    project.tests(
+        """
+        def test_first(mcp_contract):
+            assert mcp_contract.call_tool("ok").structured_content == {"result": 1}
+
+        def test_broken_tool(mcp_contract):
+            mcp_contract.call_tool("stale_reading")
+
+        def test_again(mcp_contract):
+            assert mcp_contract.call_tool("ok").structured_content == {"result": 1}
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_first _*",
+            "E       [[]stdout-noise[]]",
+            "E         " + BANNER.format(target=f"{LIFECYCLE} --banner"),
+            "E       Next step:",
+            "E       - stdout-noise: Over stdio, stdout carries MCP messages only: send logs and banners to stderr "
+            "(Python: print(..., file=sys.stderr) or logging; Node: console.error).",
+            "*_ test_broken_tool _*",
+            "E       [[]content-mismatch[]] at /temperature",
+        ]
+    )
+    assert result.stdout.str().count("stdout-noise: Over stdio") == 1
+
+
+def test_a_banner_is_told_by_the_first_generated_tool_check(project: Project) -> None:
+    project.configure(f"{LIFECYCLE} --banner", suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("-k", "checks or plain")
+    result.assert_outcomes(passed=5, failed=1)  # the banner, told by the first tool check; no other fails
+    result.stdout.fnmatch_lines(
+        [
+            "*_ mcp-contract::checks[[]chatty[]] _*",
+            "[[]stdout-noise[]]",
+            "  " + BANNER.format(target=f"{LIFECYCLE} --banner"),
+        ]
+    )
 
 
 def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gone(plain: Project) -> None:
