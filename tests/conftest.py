@@ -32,6 +32,21 @@ import pytest_mcp_contract._checks  # noqa: F401
 from pytest_mcp_contract import ContractViolationError, McpContract
 
 SERVERS = Path(__file__).parent / "contract_servers"
+NODE_SERVERS = SERVERS / "typescript"
+"""The Node servers' folder: ours, and the npm reference servers in its node_modules."""
+NODE = shutil.which("node")
+REQUIRE_NODE = "MCP_CONTRACT_REQUIRE_NODE"
+
+
+def node_missing() -> str | None:
+    """Why the Node servers cannot run here, or None (a module skips on it unless CI requires node)."""
+    if NODE is None:
+        return "node is not on the PATH; install Node.js 18+ to run the Node server tests"
+    if not (NODE_SERVERS / "node_modules").is_dir():
+        return "the Node servers' packages are not installed; run `npm ci --prefix tests/contract_servers/typescript` first"
+    return None
+
+
 EXAMPLE = Path(__file__).parents[1] / "example_project"
 
 

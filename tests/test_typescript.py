@@ -15,27 +15,15 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, Project
+from conftest import NODE, NODE_SERVERS, Project, node_missing
+from conftest import REQUIRE_NODE as REQUIRE
 
-SERVER_DIR = SERVERS / "typescript"
-NODE = shutil.which("node")
-REQUIRE = "MCP_CONTRACT_REQUIRE_NODE"
+SERVER_DIR = NODE_SERVERS
 
-
-def _missing() -> str | None:
-    """Why the TypeScript server cannot run here, or None."""
-    if NODE is None:
-        return "node is not on the PATH; install Node.js 18+ to run the TypeScript server tests"
-    if not (SERVER_DIR / "node_modules").is_dir():
-        return "the TypeScript server's packages are not installed; run `npm ci --prefix tests/contract_servers/typescript` first"
-    return None
-
-
-MISSING = _missing()
+MISSING = node_missing()
 if MISSING is not None and os.environ.get(REQUIRE) != "1":
     pytest.skip(f"{MISSING} ({REQUIRE}=1 makes this a failure)", allow_module_level=True)
 
