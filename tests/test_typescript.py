@@ -163,7 +163,7 @@ def test_without_node_the_module_skips_unless_ci_requires_it(project: Project, m
     result.stdout.fnmatch_lines(
         [
             "SKIPPED [[]1[]] *test_typescript.py:*: node is not on the PATH; install Node.js 18+ to run the "
-            f"TypeScript server tests ({REQUIRE}=1 makes this a failure)"
+            f"Node server tests ({REQUIRE}=1 makes this a failure)"
         ]
     )
     monkeypatch.setenv(REQUIRE, "1")
@@ -171,7 +171,7 @@ def test_without_node_the_module_skips_unless_ci_requires_it(project: Project, m
     result.assert_outcomes(errors=sum(name.startswith("test_") for name in globals()))  # every test here
     result.stdout.fnmatch_lines(
         [
-            "node is not on the PATH; install Node.js 18+ to run the TypeScript server tests "
+            "node is not on the PATH; install Node.js 18+ to run the Node server tests "
             f"({REQUIRE}=1 is set, so this fails instead of skipping)"
         ]
     )
