@@ -116,6 +116,17 @@ def wire() -> Iterator[McpContract]:
     contract.close()
 
 
+@pytest.fixture(scope="session")
+def wire_over_stdio() -> Iterator[McpContract]:
+    """The same low-level server as ``wire``, started as a command: the same answers over stdio."""
+    from pytest_mcp_contract._stdio import stdio_target
+
+    target = stdio_target(f"stdio:{sys.executable} {SERVERS / 'wire.py'}", SERVERS, dict(os.environ), None)
+    contract = McpContract(target, timeout=30, check_formats=False)
+    yield contract
+    contract.close()
+
+
 def raw_call(contract: McpContract, name: str, arguments: dict[str, Any] | None = None) -> types.CallToolResult:
     """A ``tools/call`` through the public client, unchecked (the SDK client's own validation bypassed)."""
     request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))

@@ -58,5 +58,12 @@ def test_wire_case(wire: McpContract, tool: str, expected: list[tuple[str, str |
     assert violations_of(wire, tool) == expected
 
 
+@pytest.mark.parametrize(("tool", "expected"), WIRE_CASES, ids=[case[0] for case in WIRE_CASES])
+def test_wire_case_over_stdio_gets_the_same_verdict(
+    wire_over_stdio: McpContract, tool: str, expected: list[tuple[str, str | None]]
+) -> None:
+    assert violations_of(wire_over_stdio, tool) == expected
+
+
 def test_every_broken_sdk_tool_is_in_the_table(broken: McpContract) -> None:
     assert sorted(broken.tools) == sorted(tool for tool, _ in SDK_CASES)

@@ -33,9 +33,17 @@ def test_correct_sdk_tool_passes(kinds: McpContract, tool: str) -> None:
     assert violations_of(kinds, tool, ARGUMENTS.get(tool)) == []
 
 
-@pytest.mark.parametrize("tool", [case.name for case in wire.CASES if case.name.startswith("good")])
+GOOD_WIRE = [case.name for case in wire.CASES if case.name.startswith("good")]
+
+
+@pytest.mark.parametrize("tool", GOOD_WIRE)
 def test_correct_hand_built_result_passes(wire: McpContract, tool: str) -> None:
     assert violations_of(wire, tool) == []
+
+
+@pytest.mark.parametrize("tool", GOOD_WIRE)
+def test_correct_hand_built_result_passes_over_stdio_too(wire_over_stdio: McpContract, tool: str) -> None:
+    assert violations_of(wire_over_stdio, tool) == []
 
 
 def test_sleepy_and_big_results_pass(wire: McpContract) -> None:

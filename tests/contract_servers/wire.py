@@ -129,3 +129,14 @@ CASES = [
 ]
 
 server = build(CASES)
+
+
+async def _serve_stdio() -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+if __name__ == "__main__":  # the same answers over stdio
+    anyio.run(_serve_stdio)
