@@ -39,12 +39,28 @@ REQUIRE_NODE = "MCP_CONTRACT_REQUIRE_NODE"
 
 
 def node_missing() -> str | None:
-    """Why the Node servers cannot run here, or None (a module skips on it unless CI requires node)."""
+    """Why the Node servers cannot run here, or None."""
     if NODE is None:
         return "node is not on the PATH; install Node.js 18+ to run the Node server tests"
     if not (NODE_SERVERS / "node_modules").is_dir():
         return "the Node servers' packages are not installed; run `npm ci --prefix tests/contract_servers/typescript` first"
     return None
+
+
+def needs_node() -> pytest.MarkDecorator:
+    """For a module's ``pytestmark``: without node, skip the module, unless CI requires node; then
+    each of its tests fails with the reason, so CI can never pass by silently skipping them."""
+    missing = node_missing()
+    if missing is not None and os.environ.get(REQUIRE_NODE) != "1":
+        pytest.skip(f"{missing} ({REQUIRE_NODE}=1 makes this a failure)", allow_module_level=True)
+    return pytest.mark.usefixtures("_node_is_required")
+
+
+@pytest.fixture
+def _node_is_required() -> None:
+    missing = node_missing()
+    if missing is not None:
+        pytest.fail(f"{missing} ({REQUIRE_NODE}=1 is set, so this fails instead of skipping)", pytrace=False)
 
 
 EXAMPLE = Path(__file__).parents[1] / "example_project"
@@ -116,15 +132,25 @@ def wire() -> Iterator[McpContract]:
     contract.close()
 
 
-@pytest.fixture(scope="session")
-def wire_over_stdio() -> Iterator[McpContract]:
-    """The same low-level server as ``wire``, started as a command: the same answers over stdio."""
+def _over_stdio(script: str) -> Iterator[McpContract]:
     from pytest_mcp_contract._stdio import stdio_target
 
-    target = stdio_target(f"stdio:{sys.executable} {SERVERS / 'wire.py'}", SERVERS, dict(os.environ), None)
+    target = stdio_target(f"stdio:{sys.executable} {SERVERS / script}", SERVERS, dict(os.environ), None)
     contract = McpContract(target, timeout=30, check_formats=False)
     yield contract
     contract.close()
+
+
+@pytest.fixture(scope="session")
+def wire_over_stdio() -> Iterator[McpContract]:
+    """The same low-level server as ``wire``, started as a command: the same answers over stdio."""
+    yield from _over_stdio("wire.py")
+
+
+@pytest.fixture(scope="session")
+def kinds_over_stdio() -> Iterator[McpContract]:
+    """The same server as ``kinds``, started as a command."""
+    yield from _over_stdio("sdk_kinds.py")
 
 
 def raw_call(contract: McpContract, name: str, arguments: dict[str, Any] | None = None) -> types.CallToolResult:

@@ -8,17 +8,12 @@ kinds over stdio get the same verdict.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Iterator
-
 import anyio
 import pytest
-from conftest import SERVERS, violations_of
+from conftest import violations_of
 from contract_servers import sdk_kinds, wire
 
 from pytest_mcp_contract import McpContract
-from pytest_mcp_contract._stdio import stdio_target
 
 SDK_TOOLS = sorted(tool.name for tool in anyio.run(sdk_kinds.mcp.list_tools))
 ARGUMENTS = {"t_with_args": {"city": "Oslo"}}
@@ -55,14 +50,6 @@ def test_sleepy_and_big_results_pass(wire: McpContract) -> None:
 # The wire is the contract: over stdio every kind gets the verdict it gets in process.
 UNREADABLE = {"t_huge_int"}
 """10**5000 reaches the wire, but the SDK's client cannot parse the message and drops it."""
-
-
-@pytest.fixture(scope="module")
-def kinds_over_stdio() -> Iterator[McpContract]:
-    target = stdio_target(f"stdio:{sys.executable} {SERVERS / 'sdk_kinds.py'}", SERVERS, dict(os.environ), None)
-    contract = McpContract(target, timeout=30, check_formats=False)
-    yield contract
-    contract.close()
 
 
 @pytest.mark.parametrize("tool", sorted(set(SDK_TOOLS) - UNREADABLE))

@@ -11,21 +11,12 @@ unless MCP_CONTRACT_REQUIRE_NODE=1, as in ``test_typescript.py``.
 
 from __future__ import annotations
 
-import os
 import shlex
 
 import pytest
-from conftest import NODE, NODE_SERVERS, REQUIRE_NODE, Project, node_missing
+from conftest import NODE, NODE_SERVERS, Project, needs_node
 
-MISSING = node_missing()
-if MISSING is not None and os.environ.get(REQUIRE_NODE) != "1":
-    pytest.skip(f"{MISSING} ({REQUIRE_NODE}=1 makes this a failure)", allow_module_level=True)
-
-
-@pytest.fixture(autouse=True)
-def _node_is_required() -> None:
-    if MISSING is not None:
-        pytest.fail(f"{MISSING} ({REQUIRE_NODE}=1 is set, so this fails instead of skipping)", pytrace=False)
+pytestmark = needs_node()
 
 
 def _target(server: str, *args: str) -> str:

@@ -13,25 +13,16 @@ its tests errors at setup with the same reason, so CI can never pass by silently
 from __future__ import annotations
 
 import json
-import os
 import shlex
 from pathlib import Path
 
 import pytest
-from conftest import NODE, NODE_SERVERS, Project, node_missing
+from conftest import NODE, NODE_SERVERS, Project, needs_node
 from conftest import REQUIRE_NODE as REQUIRE
 
 SERVER_DIR = NODE_SERVERS
 
-MISSING = node_missing()
-if MISSING is not None and os.environ.get(REQUIRE) != "1":
-    pytest.skip(f"{MISSING} ({REQUIRE}=1 makes this a failure)", allow_module_level=True)
-
-
-@pytest.fixture(autouse=True)
-def _node_is_required() -> None:
-    if MISSING is not None:
-        pytest.fail(f"{MISSING} ({REQUIRE}=1 is set, so this fails instead of skipping)", pytrace=False)
+pytestmark = needs_node()
 
 
 TARGET = "stdio:" + shlex.join([NODE or "node", str(SERVER_DIR / "server.mjs")])
@@ -162,7 +153,7 @@ def test_without_node_the_module_skips_unless_ci_requires_it(project: Project, m
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(
         [
-            "SKIPPED [[]1[]] *test_typescript.py:*: node is not on the PATH; install Node.js 18+ to run the "
+            "SKIPPED [[]1[]] *conftest.py:*: node is not on the PATH; install Node.js 18+ to run the "
             f"Node server tests ({REQUIRE}=1 makes this a failure)"
         ]
     )
