@@ -44,7 +44,9 @@ DEFAULT_REPR: Final = re.compile(r'^"?<([A-Za-z_][\w.]*) object at 0x[0-9A-Fa-f]
 
 _BLOCK_TYPES: Final = frozenset({"text", "image", "audio", "resource", "resource_link"})
 _SHOWN: Final = 8
-"""Differences named one by one in a message; the rest are counted."""
+"""Differences named one by one in a message; the rest are counted..."""
+LIMIT: Final = 100
+"""...up to this many: past it, a block says something else entirely."""
 
 
 @dataclass(frozen=True)
@@ -148,9 +150,8 @@ def _record(
     mismatch = _document_mismatch(index, parsed, candidates, schema)
     if len(disagreeing) > 1:
         others = ", ".join(str(other) for other, _parsed in disagreeing[1:])
-        mismatch = Mismatch(
-            f"{mismatch.message}\n(text block {others} disagree{'s' * (len(disagreeing) == 2)} too)", mismatch.path
-        )
+        blocks_too = f"text block {others} disagrees" if len(disagreeing) == 2 else f"text blocks {others} disagree"
+        mismatch = Mismatch(f"{mismatch.message}\n({blocks_too} too)", mismatch.path)
     return Mirror(mismatch)
 
 
@@ -163,13 +164,14 @@ def _document_mismatch(
     for candidate in candidates:
         said, held = _comparable(document, candidate, root)
         kind = isinstance(document, dict) == isinstance(candidate.value, dict)
-        found.append((not kind, differences(said, held), len(candidate.base), candidate))
+        found.append((not kind, differences(said, held, LIMIT), len(candidate.base), candidate))
     _kind, listed, _depth, candidate = min(found, key=lambda entry: (entry[0], len(entry[1]), entry[2]))
     at = pointer(candidate.base)
     where = f"structured_content{_at(candidate.base)}"
     if len(listed) == 1:
         return Mismatch(f"text block {index} (JSON) {_difference(*listed[0], where)}", at + listed[0][0])
-    lines = [f"text block {index} (JSON) differs from {where} in {len(listed)} places:"]
+    many = f"{len(listed)} or more" if len(listed) == LIMIT else str(len(listed))
+    lines = [f"text block {index} (JSON) differs from {where} in {many} places:"]
     lines += [f"- {_difference(*difference, where)}" for difference in listed[:_SHOWN]]
     if len(listed) > _SHOWN:
         lines.append(f"- and {len(listed) - _SHOWN} more")
