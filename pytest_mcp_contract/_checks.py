@@ -190,7 +190,8 @@ def _not_json(name: str, structured: Any) -> list[Violation]:
             "structured-invalid",
             name,
             f"structured_content has {render(number)} at {show_pointer(place)}, which is not JSON (JSON has no "
-            "NaN or Infinity): a strict client (JavaScript's JSON.parse, for one) rejects the whole answer",
+            "NaN or Infinity): a NaN or Infinity literal makes a strict client (JavaScript's JSON.parse, for one) "
+            "reject the whole answer, and a number beyond a 64-bit float is Infinity to every client",
             place,
         )
     ]

@@ -91,15 +91,20 @@ def same(a: Any, b: Any) -> bool:
 
 def non_finite(value: Any) -> tuple[str, float] | None:
     """The first NaN or infinity in a value, with its pointer: no JSON value, though Python reads them."""
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    # A path is (parent's path, key): no copy per level, so a value nested thousands deep stays linear.
+    stack: list[tuple[Any, Any]] = [(value, None)]
     while stack:
         item, path = stack.pop()
         if isinstance(item, float) and not math.isfinite(item):
-            return pointer(path), item
+            parts: list[str | int] = []
+            while path is not None:
+                path, part = path
+                parts.append(part)
+            return pointer(reversed(parts)), item
         if isinstance(item, dict):
-            stack.extend((sub, (*path, key)) for key, sub in reversed(list(item.items())))
+            stack.extend((sub, (path, key)) for key, sub in reversed(list(item.items())))
         elif isinstance(item, list):
-            stack.extend((sub, (*path, index)) for index, sub in reversed(list(enumerate(item))))
+            stack.extend((sub, (path, index)) for index, sub in reversed(list(enumerate(item))))
     return None
 
 
@@ -154,7 +159,8 @@ def render(value: Any, limit: int = 80) -> str:
 
 def _scalar_text(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
-        return f"<an integer of {len(str(decimal.Decimal(value)))} digits>"  # str(int) refuses these
+        digits = str(decimal.Decimal(value))  # str(int) refuses these
+        return f"<an integer of {len(digits)} digits: {digits[:12]}…{digits[-6:]}>"
     if isinstance(value, str | bool | int | float) or value is None:
         return json.dumps(value, ensure_ascii=False)
     return repr(value)

@@ -39,7 +39,7 @@ from pytest_mcp_contract._schemaform import canonical, lookup
 
 Path = tuple[str | int, ...]
 
-DEFAULT_REPR: Final = re.compile(r'^"?<([A-Za-z_][\w.]*) object at 0x[0-9A-Fa-f]+>"?$')
+DEFAULT_REPR: Final = re.compile(r'^"?<([A-Za-z_][\w.]*(?:<locals>\.[\w.]+)*) object at 0x[0-9A-Fa-f]+>"?$')
 """Python's default ``repr``/``str`` of an object, as the SDK writes it for a class it cannot serialize."""
 
 _BLOCK_TYPES: Final = frozenset({"text", "image", "audio", "resource", "resource_link"})
@@ -80,8 +80,8 @@ class _Candidate:
     value: Any
     base: Path
     """Where ``value`` sits in structured_content."""
-    schema: Any
-    """Its schema, for arrays that are sets (``uniqueItems``); ``None`` when unknown."""
+    schemas: tuple[Any, ...]
+    """The schemas it may match, for arrays that are sets (``uniqueItems``); empty when unknown."""
 
 
 def default_repr(blocks: Sequence[Any]) -> tuple[int, str, str] | None:
@@ -115,13 +115,13 @@ def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
 
 def _candidates(structured: Any, schema: dict[str, Any] | None) -> list[_Candidate]:
     """The whole data, then (for a wrapper) the wrapped value: the last one decides record or not."""
-    whole = _Candidate(structured, (), schema)
+    whole = _Candidate(structured, (), (schema,) if schema is not None else ())
     if not (isinstance(structured, dict) and len(structured) == 1):
         return [whole]
     [(key, inner)] = structured.items()
     properties = schema.get("properties") if isinstance(schema, dict) else None
     inner_schema = properties.get(key) if isinstance(properties, dict) else None
-    return [whole, _Candidate(inner, (key,), inner_schema)]
+    return [whole, _Candidate(inner, (key,), (inner_schema,) if inner_schema is not None else ())]
 
 
 # --- a record: JSON blocks must agree, prose is not compared ---------------------------------------
@@ -132,6 +132,10 @@ def _record(
 ) -> Mirror:
     if not blocks:
         return Mirror(Mismatch(f"content is empty, but structured_content holds {render(structured)}: {_UNSEEN}", ""))
+    if all(block.type != "text" for block in blocks):  # an image or a link tells no record, in words or JSON
+        return Mirror(
+            Mismatch(f"content has no text block, but structured_content holds {render(structured)}: {_UNSEEN}", "")
+        )
     documents = []
     for index, block in enumerate(blocks):
         if block.type != "text":
@@ -191,10 +195,9 @@ def _difference(place: str, said: Any, held: Any, where: str) -> str:
 
 
 def _shown(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None) -> Mirror:
-    value, base = candidates[-1].value, candidates[-1].base
-    leaves = _leaves(value, base)
+    leaves = _leaves(candidates[-1], schema)
     if len(blocks) == len(leaves) and all(
-        _block_matches(block, leaf) for block, (_path, leaf) in zip(blocks, leaves, strict=True)
+        _block_matches(block, leaf, schema) for block, leaf in zip(blocks, leaves, strict=True)
     ):
         return AGREES
     texts = [(index, block.text) for index, block in enumerate(blocks) if block.type == "text"]
@@ -202,7 +205,7 @@ def _shown(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str
     if (
         len(texts) == len(leaves)
         and len(texts) != len(blocks)
-        and all(_text_matches(text, leaf) for (_index, text), (_path, leaf) in zip(texts, leaves, strict=True))
+        and all(_text_matches(text, leaf, schema) for (_index, text), leaf in zip(texts, leaves, strict=True))
     ):
         return AGREES
     parsed = {index: parse(text) for index, text in texts}
@@ -213,19 +216,36 @@ def _shown(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str
     return Mirror(_diagnose(candidates, schema, texts=texts, parsed=parsed, leaves=leaves))
 
 
-def _leaves(value: Any, base: Path) -> list[tuple[Path, Any]]:
-    """The values the SDK writes one block each: list items, flattened, without ``None``."""
-    if not isinstance(value, list):
-        return [] if value is None else [(base, value)]
-    leaves: list[tuple[Path, Any]] = []
-    stack: list[tuple[Path, Any]] = [((*base, index), item) for index, item in reversed(list(enumerate(value)))]
+def _leaves(shown: _Candidate, root: dict[str, Any] | None) -> list[_Candidate]:
+    """The values the SDK writes one block each: list items, nested lists flattened, ``None`` dropped.
+
+    A nested array the schema marks ``uniqueItems`` was a ``set``, which the SDK does not flatten
+    (only lists and tuples): it is one block.
+    """
+    if not isinstance(shown.value, list):
+        return [] if shown.value is None else [shown]
+    leaves: list[_Candidate] = []
+    stack = _items(shown, root)
     while stack:
-        path, item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(((*path, index), sub) for index, sub in reversed(list(enumerate(item))))
-        elif item is not None:
-            leaves.append((path, item))
+        item = stack.pop()
+        if isinstance(item.value, list) and not _is_set(item.schemas, root):
+            stack.extend(_items(item, root))
+        elif item.value is not None:
+            leaves.append(item)
     return leaves
+
+
+def _items(array: _Candidate, root: dict[str, Any] | None) -> list[_Candidate]:
+    """An array's items, last first (for a stack), each with the schemas it may match."""
+    alternatives = _alternatives(list(array.schemas), root) if root is not None else []
+    return [
+        _Candidate(item, (*array.base, index), tuple(sub for one in alternatives for sub in _item_schemas(one, index)))
+        for index, item in reversed(list(enumerate(array.value)))
+    ]
+
+
+def _is_set(schemas: tuple[Any, ...], root: dict[str, Any] | None) -> bool:
+    return root is not None and any(one.get("uniqueItems") is True for one in _alternatives(list(schemas), root))
 
 
 def _is_block(block: Any, leaf: dict[str, Any]) -> bool:
@@ -233,19 +253,20 @@ def _is_block(block: Any, leaf: dict[str, Any]) -> bool:
     return same(dumped, {key: item for key, item in leaf.items() if item is not None})
 
 
-def _block_matches(block: Any, leaf: Any) -> bool:
-    if isinstance(leaf, dict) and leaf.get("type") in _BLOCK_TYPES and _is_block(block, leaf):
+def _block_matches(block: Any, leaf: _Candidate, root: dict[str, Any] | None) -> bool:
+    value = leaf.value
+    if isinstance(value, dict) and value.get("type") in _BLOCK_TYPES and _is_block(block, value):
         return True  # list[TextContent] forced into structured output
-    return block.type == "text" and _text_matches(block.text, leaf)
+    return block.type == "text" and _text_matches(block.text, leaf, root)
 
 
-def _text_matches(text: str, leaf: Any) -> bool:
-    if isinstance(leaf, str) and text == leaf:
+def _text_matches(text: str, leaf: _Candidate, root: dict[str, Any] | None) -> bool:
+    if isinstance(leaf.value, str) and text == leaf.value:
         return True  # the SDK writes a string as it is; others JSON-quote it (Enum, Decimal, dates)
     parsed = parse(text)
     if parsed is TOO_DEEP:
         raise TooDeep
-    return parsed is not NOT_JSON and same(parsed, leaf)
+    return parsed is not NOT_JSON and _agrees(parsed, leaf, root)
 
 
 def _diagnose(
@@ -254,7 +275,7 @@ def _diagnose(
     *,
     texts: list[tuple[int, str]],
     parsed: dict[int, Any],
-    leaves: list[tuple[Path, Any]],
+    leaves: list[_Candidate],
 ) -> Mismatch:
     value, base = candidates[-1].value, candidates[-1].base
     if not texts:
@@ -263,15 +284,15 @@ def _diagnose(
         )
     # Block by block, as the SDK lays them out, when the counts agree.
     if len(texts) == len(leaves):
-        for (index, text), (path, leaf) in zip(texts, leaves, strict=True):
-            if _text_matches(text, leaf):
+        for (index, text), leaf in zip(texts, leaves, strict=True):
+            if _text_matches(text, leaf, root):
                 continue
             document = parsed[index]
-            if isinstance(leaf, dict | list) and type(document) is type(leaf):
-                return _document_mismatch(index, document, [_Candidate(leaf, path, None)], None)
+            if isinstance(leaf.value, dict | list) and type(document) is type(leaf.value):
+                return _document_mismatch(index, document, [leaf], root)
             if isinstance(document, dict | list):
                 return _document_mismatch(index, document, candidates, root)
-            return _block_mismatch(index, text, document, path, leaf)
+            return _block_mismatch(index, text, document, leaf.base, leaf.value)
     if len(texts) == 1:
         index, text = texts[0]
         if isinstance(parsed[index], dict | list):  # one JSON document: where it departs from the data
@@ -294,9 +315,9 @@ def _block_mismatch(index: int, text: str, document: Any, path: Path, expected: 
             "an object must be shown to the model as it is (its text or its JSON), not told in words",
             pointer(path),
         )
-    said = document if _non_finite(document) else text
+    said = text.strip() if _non_finite(document) else render(text)  # NaN as written, not as a JSON string
     return Mismatch(
-        f"text block {index} says {render(said)} but {where} is {render(expected)}{_not_json(document, expected)}",
+        f"text block {index} says {said} but {where} is {render(expected)}{_not_json(document, expected, text)}",
         pointer(path),
     )
 
@@ -333,12 +354,12 @@ def _comparable(document: Any, candidate: _Candidate, root: dict[str, Any] | Non
     Such an array is a set (Python's ``set``, ``frozenset``), and a set has no order: the SDK writes
     the text from the returned set and the data from a validated copy, which may iterate otherwise.
     """
-    if root is None or candidate.schema is None or "uniqueItems" not in canonical(root):
+    if root is None or not candidate.schemas or "uniqueItems" not in canonical(root):
         return document, candidate.value
-    schemas = [candidate.schema]
+    schemas = list(candidate.schemas)
     try:
         return _set_order_fixed(document, schemas, root), _set_order_fixed(candidate.value, schemas, root)
-    except RecursionError:  # deeper than Python goes: the plain comparison stands
+    except (RecursionError, ValueError):  # deeper than Python goes, or an int too long to sort by its text
         return document, candidate.value
 
 
@@ -400,9 +421,11 @@ def _non_finite(value: Any) -> bool:
     return isinstance(value, float) and not math.isfinite(value)
 
 
-def _not_json(said: Any, held: Any) -> str:
+def _not_json(said: Any, held: Any, text: str | None = None) -> str:
     """Name NaN and Infinity for what they are: no JSON value (Python's parser reads them all the same)."""
     if _non_finite(said):
+        if text is not None and text.strip() not in ("NaN", "Infinity", "-Infinity"):
+            return f": {text.strip()} is beyond a 64-bit float (Python reads it as {render(said)})"
         return (
             f": {render(said)} is not JSON (JSON has no NaN or Infinity); a tool that computes it must send a "
             "number or null in both"

@@ -223,8 +223,9 @@ def test_nan_on_both_sides_is_named_as_no_json_not_as_a_mismatch() -> None:
         (
             "structured-invalid",
             "/x",
-            "structured_content has NaN at /x, which is not JSON (JSON has no NaN or Infinity): a strict client "
-            "(JavaScript's JSON.parse, for one) rejects the whole answer",
+            "structured_content has NaN at /x, which is not JSON (JSON has no NaN or Infinity): a NaN or Infinity "
+            "literal makes a strict client (JavaScript's JSON.parse, for one) reject the whole answer, and a number "
+            "beyond a 64-bit float is Infinity to every client",
         )
     ]
 
@@ -294,3 +295,44 @@ def test_content_prose_is_a_violation_only_on_request() -> None:
     assert check_result(make_tool(OBJECT), result) == []
     [violation] = check_result(make_tool(OBJECT), result, require_json_text=True)
     assert violation.check == "content-prose"
+
+
+def test_a_default_repr_of_a_class_defined_in_a_function_is_caught() -> None:
+    repr_text = "<app.make.<locals>.Thing object at 0x7f3a2c1d9e80>"
+    [(path, message)] = _mismatches(OBJECT, {"a": 1, "b": 2}, repr_text)
+    assert (path, message.split(":")[0]) == (
+        None,
+        f"text block 0 is {repr_text}, the default repr of a Python object (app.make.<locals>.Thing)",
+    )
+
+
+def test_a_record_shown_only_as_an_image_reaches_the_model_as_nothing() -> None:
+    image = types.ImageContent(type="image", data="iVBORw0KGgo=", mime_type="image/png")
+    result = types.CallToolResult(content=[image], structured_content={"a": 1, "b": 2})
+    [violation] = check_result(make_tool(OBJECT), result)
+    assert (violation.check, violation.path, violation.message) == (
+        "content-mismatch",
+        "",
+        'content has no text block, but structured_content holds {"a": 1, "b": 2}: the model sees none of the data',
+    )
+
+
+def test_a_set_of_huge_integers_is_compared_without_a_crash() -> None:
+    schema = {"properties": {"result": {"type": "array", "uniqueItems": True}}}
+    assert _mismatches(schema, {"result": [1, 10**5000]}, "[1, 1" + "0" * 5000 + "]") == []
+    [(path, message)] = _mismatches(schema, {"result": [1, 10**5000]}, "[1, 2" + "0" * 5000 + "]")
+    assert path == "/result/1"
+    assert message == (
+        "text block 0 (JSON) has <an integer of 5001 digits: 200000000000…000000> at /1 where structured_content "
+        "/result has <an integer of 5001 digits: 100000000000…000000>"
+    )
+
+
+def test_a_number_beyond_a_float_is_named_as_it_was_written() -> None:
+    assert _mismatches(WRAPPED, {"result": None}, "1e999") == [
+        (
+            "/result",
+            "text block 0 says 1e999 but structured_content /result is null: 1e999 is beyond a 64-bit float "
+            "(Python reads it as Infinity)",
+        )
+    ]

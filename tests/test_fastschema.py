@@ -93,9 +93,12 @@ def test_agrees_on_every_sdk_schema(kinds: McpContract) -> None:
     assert left_to_jsonschema == [  # uniqueItems is jsonschema's alone
         "t_dict_of_sets",
         "t_frozenset_str",
+        "t_list_of_dicts_of_sets",
+        "t_list_of_sets",
         "t_model_with_set_from_dict",
         "t_optional_set",
         "t_set",
+        "t_tuple_with_set",
         "t_typeddict_with_set",
     ]
 

@@ -463,6 +463,21 @@ def t_dict_of_sets() -> dict[str, set[int]]:
 
 
 @mcp.tool()
+def t_list_of_sets() -> list[set[int]]:
+    return [{7, 39}, {3}]  # a set inside a list is one block: the SDK flattens lists, not sets
+
+
+@mcp.tool()
+def t_tuple_with_set() -> tuple[set[int], int]:
+    return ({7, 39}, 1)
+
+
+@mcp.tool()
+def t_list_of_dicts_of_sets() -> list[dict[str, set[int]]]:
+    return [{"ids": {7, 39}}]  # each item its own block, its set in either order
+
+
+@mcp.tool()
 def t_typeddict_with_set() -> Box:
     return {"ids": {7, 39}}
 
