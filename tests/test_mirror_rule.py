@@ -1,22 +1,32 @@
-"""The mirror rule gives one verdict on every transport: each layout and each defect, in process and over stdio.
+"""The mirror rule gives one verdict on every transport: each layout and each defect, in process, over stdio, over HTTP.
 
 ``contract_servers/mirror_cases.py`` has one tool per case and its expected verdict. The same
-inner project runs against it as an object in this process and as a command over stdio, and
-must pass the same table with the same messages and the same summary.
+inner project runs against it as an object in this process, as a command over stdio and behind
+a loopback URL, and must pass the same table with the same messages and the same summary.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 
 import pytest
-from conftest import SERVERS, Project, target
+from conftest import SERVERS, Project, http_server, target
 from contract_servers.mirror_cases import PROSE, VERDICTS
 
-TRANSPORTS = {
-    "in process": target("mirror_cases", "mcp"),
-    "stdio": f"stdio:{sys.executable} {SERVERS / 'mirror_cases.py'}",
-}
+TRANSPORTS = ("in process", "stdio", "http")
+
+
+@pytest.fixture(scope="module")
+def targets() -> Iterator[dict[str, str]]:
+    """The same server three ways: an object here, a command, and a process behind a loopback URL."""
+    with http_server(str(SERVERS / "mirror_cases.py")) as url:
+        yield {
+            "in process": target("mirror_cases", "mcp"),
+            "stdio": f"stdio:{sys.executable} {SERVERS / 'mirror_cases.py'}",
+            "http": url,
+        }
+
 
 INNER = """
 import pytest
@@ -35,16 +45,16 @@ def test_verdict(mcp_contract, tool):
 """
 
 
-def _run(project: Project, transport: str) -> pytest.RunResult:
-    project.configure(TRANSPORTS[transport])
+def _run(project: Project, target: str) -> pytest.RunResult:
+    project.configure(target)
     project.pytester.syspathinsert(SERVERS.parent)
     project.tests(INNER)
     return project.run("-s")
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_every_case_gets_its_verdict(project: Project, transport: str) -> None:
-    result = _run(project, transport)
+def test_every_case_gets_its_verdict(project: Project, targets: dict[str, str], transport: str) -> None:
+    result = _run(project, targets[transport])
     result.assert_outcomes(passed=len(VERDICTS))
     result.stdout.fnmatch_lines(
         [
@@ -75,16 +85,18 @@ MESSAGES = [
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_messages_name_every_differing_key(project: Project, transport: str) -> None:
-    result = _run(project, transport)
+def test_messages_name_every_differing_key(project: Project, targets: dict[str, str], transport: str) -> None:
+    result = _run(project, targets[transport])
     result.assert_outcomes(passed=len(VERDICTS))
     for line in MESSAGES:
         result.stdout.fnmatch_lines([line])
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_prose_fails_when_the_project_requires_json_text(project: Project, transport: str) -> None:
-    project.configure(TRANSPORTS[transport], mcp_contract_require_json_text="true")
+def test_prose_fails_when_the_project_requires_json_text(
+    project: Project, targets: dict[str, str], transport: str
+) -> None:
+    project.configure(targets[transport], mcp_contract_require_json_text="true")
     project.tests(
         """
         def test_prose(mcp_contract):

@@ -1,4 +1,4 @@
-"""One tool per layout and per defect of the mirror rule, served in process and over stdio.
+"""One tool per layout and per defect of the mirror rule, served in process, over stdio and over HTTP.
 
 ``VERDICTS`` says what each tool must get, ``(check, JSON pointer)`` per violation, and it is the
 same on every transport: the rule reads only the wire answer. The hand-built results are what
@@ -229,5 +229,12 @@ PROSE = ("record_in_prose", "record_with_a_number_as_text")
 """The tools that tell a record in words only: noted in the summary, failing only on request."""
 
 
-if __name__ == "__main__":  # the same tools over stdio
-    mcp.run()
+if __name__ == "__main__":  # the same tools over stdio, or over HTTP with --port P
+    import sys
+
+    if "--port" in sys.argv:
+        import uvicorn
+
+        uvicorn.run(mcp.streamable_http_app(), port=int(sys.argv[sys.argv.index("--port") + 1]), log_level="warning")
+    else:
+        mcp.run()
