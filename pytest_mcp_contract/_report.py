@@ -249,7 +249,7 @@ class ContractReport:
         listed = sum(1 for tool in self.servers.get(self.main, {}).values() if tool.schema is not None)
         about = f" (`{self.main}`): {_plural(listed, 'tool')}" if listed else ""
         out = ["# MCP contract report", "", f"Configured server `{target}`{about}.", ""]
-        out += [f"- {label.capitalize()}: {text}" for label, text in self._facts()]
+        out += [f"- {label[:1].upper()}{label[1:]}: {text}" for label, text in self._facts()]  # keeps JSON, BREAKING
         several = len(self.servers) > 1
         for server in self._server_order():
             tools = self._tools_of(server)

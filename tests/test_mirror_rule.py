@@ -127,3 +127,14 @@ def test_the_table_covers_every_tool() -> None:
     listed = {tool.name for tool in anyio.run(mcp.list_tools)}
     assert listed == set(VERDICTS)
     assert set(PROSE) <= {tool for tool, verdict in VERDICTS.items() if not verdict}
+
+
+def test_the_report_names_the_tools_told_in_prose(project: Project, targets: dict[str, str]) -> None:
+    project.configure(targets["stdio"])
+    project.tests('def test_prose(mcp_contract):\n    mcp_contract.call_tool("record_in_prose")\n')
+    project.run("--mcp-contract-report", "report.md").assert_outcomes(passed=1)
+    report = (project.pytester.path / "report.md").read_text()
+    assert (
+        "- Text in prose only, no JSON for the model: record_in_prose (1 call); the spec recommends a text block "
+        "with the JSON of structured_content (ini mcp_contract_require_json_text = true makes this fail)"
+    ) in report
