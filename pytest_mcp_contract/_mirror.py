@@ -107,12 +107,6 @@ def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | N
     return _shown(blocks, candidates, schema)
 
 
-def unwrap(structured: Any, schema: dict[str, Any] | None) -> tuple[Any, Path]:
-    """The value a one-key object wraps (``{"result": x}``, ``{"content": x}``), or ``structured`` itself."""
-    candidate = _candidates(structured, schema)[-1]
-    return candidate.value, candidate.base
-
-
 def _candidates(structured: Any, schema: dict[str, Any] | None) -> list[_Candidate]:
     """The whole data, then (for a wrapper) the wrapped value: the last one decides record or not."""
     whole = _Candidate(structured, (), (schema,) if schema is not None else ())
