@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 _VARIABLE: Final = re.compile(r"\$\{(\w+)\}")
@@ -15,9 +15,51 @@ class SettingError(Exception):
     """A setting that cannot be used; the message is written for the user, ready for a UsageError."""
 
 
-def environment(lines: Iterable[str], setting: str) -> dict[str, str]:
+class Secret:
+    """A setting value that took a ``${VAR}`` from the environment: used as it is, never shown.
+
+    Its ``repr`` and ``str`` name the variables, not the value, so no repr of a target, no local
+    under ``pytest -l``, no message and no report can carry it; :meth:`reveal` is for the one
+    place that hands it on (the server's environment, the HTTP client's headers).
+    """
+
+    __slots__ = ("_source", "_value")
+
+    def __init__(self, value: str, source: str) -> None:
+        self._value = value
+        self._source = source
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"<secret from {self._source}>"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+Value = str | Secret
+"""A setting's value: plain text as written, or a :class:`Secret` when it read the environment."""
+
+
+def reveal(value: Value) -> str:
+    return value.reveal() if isinstance(value, Secret) else value
+
+
+def revealed(values: Mapping[str, Value]) -> dict[str, str]:
+    """The values to hand on, at the last moment (keep the result in no attribute)."""
+    return {name: reveal(value) for name, value in values.items()}
+
+
+def environment(lines: Iterable[str], setting: str) -> dict[str, Value]:
     """``NAME=value`` lines, e.g. ini ``mcp_contract_server_env``."""
-    values: dict[str, str] = {}
+    values: dict[str, Value] = {}
     for number, line in _lines(lines):
         name, equals, value = line.partition("=")
         if not equals or not name.strip().isidentifier():
@@ -26,9 +68,9 @@ def environment(lines: Iterable[str], setting: str) -> dict[str, str]:
     return values
 
 
-def headers(lines: Iterable[str], setting: str) -> dict[str, str]:
+def headers(lines: Iterable[str], setting: str) -> dict[str, Value]:
     """``Name: value`` lines, e.g. ini ``mcp_contract_headers``."""
-    values: dict[str, str] = {}
+    values: dict[str, Value] = {}
     for number, line in _lines(lines):
         name, colon, value = line.partition(":")
         if not colon or not _HEADER_NAME.fullmatch(name.strip()):
@@ -43,7 +85,7 @@ def _lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
     return ((number, raw.strip()) for number, raw in enumerate(lines, 1) if raw.strip())
 
 
-def _expand(value: str, setting: str, number: int, line: str) -> str:
+def _expand(value: str, setting: str, number: int, line: str) -> Value:
     missing = [variable for variable in _VARIABLE.findall(value) if variable not in os.environ]
     if missing:
         # The line as written (with ${VAR}, not its value) is safe to show.
@@ -51,4 +93,7 @@ def _expand(value: str, setting: str, number: int, line: str) -> str:
             f"{setting} line {number} ({line!r}) uses ${{{missing[0]}}}, which is not set in the environment. "
             f"Set {missing[0]} before running pytest."
         )
-    return _VARIABLE.sub(lambda match: os.environ[match.group(1)], value)
+    names = _VARIABLE.findall(value)
+    if not names:
+        return value
+    return Secret(_VARIABLE.sub(lambda match: os.environ[match.group(1)], value), ", ".join(f"${{{n}}}" for n in names))

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
+from pytest_mcp_contract._environ import Value, revealed
+
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
 
@@ -28,7 +30,8 @@ class HttpTarget:
     """An MCP endpoint; ``name`` is what the server calls itself, once a session has told us."""
 
     spec: str
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, Value] = field(default_factory=dict)
+    """The ini's ``mcp_contract_headers``; values read from ``${VAR}`` are :class:`Secret`."""
     reported_name: str = ""
     name_changes: bool = False
     """Two sessions were told two names: the name says nothing lasting (``_session.server_name``)."""
@@ -54,7 +57,7 @@ class HttpTarget:
         return self.spec
 
 
-def http_target(spec: str, headers: dict[str, str]) -> HttpTarget:
+def http_target(spec: str, headers: dict[str, Value]) -> HttpTarget:
     """Check the URL now, so a typo stops pytest at start-up."""
     parts = urlsplit(spec)
     try:
@@ -82,8 +85,9 @@ class HttpConnection:
             if response.status_code >= 400:
                 self.status = (response.status_code, response.reason_phrase)
 
+        __tracebackhide__ = True  # the client holds the revealed headers: never shown under -l
         client = httpx2.AsyncClient(
-            headers=self.target.headers,
+            headers=revealed(self.target.headers),
             # The SDK's own defaults: a server may hold a response stream open for long.
             timeout=httpx2.Timeout(30.0, read=300.0),
             event_hooks={"response": [remember]},

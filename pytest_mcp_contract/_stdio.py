@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 import anyio
 
 from pytest_mcp_contract import _reaper
+from pytest_mcp_contract._environ import Value, reveal, revealed
 from pytest_mcp_contract._errors import McpContractWarning
 
 if TYPE_CHECKING:
@@ -48,7 +49,8 @@ class StdioTarget:
     spec: str
     command: str
     args: list[str]
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, Value] = field(default_factory=dict)
+    """The ini's ``mcp_contract_server_env``; values read from ``${VAR}`` are :class:`Secret`."""
     cwd: Path | None = None
     reported_name: str = ""
     name_changes: bool = False
@@ -92,10 +94,11 @@ class StdioConnection:
     async def transport(self) -> AsyncIterator[TransportStreams]:
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
+        __tracebackhide__ = True  # its locals hold the revealed environment: never shown under -l
         # The server runs like it would from the user's shell (its venv, PYTHONPATH), plus the ini's env.
         target = self.target
         parameters = StdioServerParameters(
-            command=target.command, args=target.args, env={**os.environ, **target.env}, cwd=target.cwd
+            command=target.command, args=target.args, env={**os.environ, **revealed(target.env)}, cwd=target.cwd
         )
         # A binary file where a text one is typed: the SDK only hands its descriptor to the process.
         manager = stdio_client(parameters, errlog=self.errlog.file)  # type: ignore[arg-type]
@@ -260,7 +263,7 @@ def _ending(code: int | None) -> str:
     return f" The server process exited with code {code}."
 
 
-def stdio_target(spec: str, base_dir: Path, env: Mapping[str, str], cwd: Path | None) -> StdioTarget:
+def stdio_target(spec: str, base_dir: Path, env: Mapping[str, Value], cwd: Path | None) -> StdioTarget:
     """Parse ``stdio:COMMAND ARGS…`` and find the command now, so a typo stops pytest at start-up."""
     try:
         words = shlex.split(spec[len(PREFIX) :])
@@ -270,7 +273,7 @@ def stdio_target(spec: str, base_dir: Path, env: Mapping[str, str], cwd: Path | 
         raise StdioError(f"{spec!r} names no command; write it as stdio:COMMAND ARGS…")
     command, *args = words
     folder = cwd or base_dir
-    path = env.get("PATH", os.environ.get("PATH", ""))
+    path = reveal(env.get("PATH", os.environ.get("PATH", "")))
     found = shutil.which(command, path=path) if os.sep not in command else None
     if found is None and os.sep in command:
         # Not resolve(): a venv's python is a symlink, and only the link's path finds the venv.

@@ -8,11 +8,14 @@ import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contract._http import PREFIXES, HttpError, http_target
 from pytest_mcp_contract._session import is_server, is_server_class, remember_target
 from pytest_mcp_contract._stdio import PREFIX, StdioError, stdio_target
+
+if TYPE_CHECKING:
+    from pytest_mcp_contract._environ import Value
 
 GRAMMAR = "'package.module:attr', 'path/to/file.py:attr', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
 
@@ -25,9 +28,9 @@ def load_target(
     spec: str,
     base_dir: Path,
     *,
-    env: Mapping[str, str] | None = None,
+    env: Mapping[str, Value] | None = None,
     cwd: Path | None = None,
-    headers: Mapping[str, str] | None = None,
+    headers: Mapping[str, Value] | None = None,
 ) -> object:
     """Import the target's module and return its server (calling a factory once, if given one).
 
