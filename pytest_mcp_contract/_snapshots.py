@@ -146,6 +146,16 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
     ) -> SerializedData:
         return serialize(data)
 
+    def read_snapshot_data_from_location(
+        self, *, snapshot_location: str, snapshot_name: str, session_id: str
+    ) -> SerializableData | None:
+        try:
+            return super().read_snapshot_data_from_location(
+                snapshot_location=snapshot_location, snapshot_name=snapshot_name, session_id=session_id
+            )
+        except UnicodeDecodeError:
+            return None  # no usable snapshot: the item says why, and --snapshot-update rewrites it
+
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
         path = Path(test_location.filepath)

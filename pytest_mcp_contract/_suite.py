@@ -325,7 +325,7 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
     tool = _listed(request, tool_name)
     data = document(tool, settings.snapshot_fields)
     path: Path = request.node.path
-    before = path.read_text(encoding="utf-8") if path.is_file() else None
+    before = _read(path)
     with warnings.catch_warnings():
         # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
         warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
@@ -339,7 +339,14 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
         state = "matched"
     else:
         state = "updated" if updating else "changed"
-    differs = state in ("changed", "updated")
+    unwritten = (
+        _write_failure(path, serialize(data), tool_name, shown_path(path, request.config))
+        if (updating and not matched)
+        else None
+    )
+    if unwritten is not None:
+        state = "not written"
+    differs = state in ("changed", "updated", "not written")
     changes, old = _changes(before, data) if differs else ([], None)
     diff = _diff(before, data, path) if differs else ""
     shown = shown_path(path, request.config)
@@ -353,8 +360,16 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
         changes=[_change_record(change) for change in changes],
         diff=diff,
     )
+    if unwritten is not None:
+        raise SnapshotProblem(unwritten)
     if matched or updating:
         return
+    if isinstance(before, _NotUtf8):
+        raise SnapshotProblem(
+            f"the snapshot file {shown} of tool {tool_name!r} is not UTF-8 text ({before.reason}).\n"
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
+            f"pytest --snapshot-update -k {_keyword(tool_name)}"
+        )
     if before is None:
         raise SnapshotProblem(
             f"tool {tool_name!r} has no schema snapshot yet ({shown}).\n"
@@ -370,6 +385,44 @@ def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: 
 
 
 _UNREADABLE: Final = object()
+
+
+class _NotUtf8(str):
+    """A snapshot file's text that could not be decoded; compares unequal to any real snapshot."""
+
+    reason: str
+
+
+def _read(path: Path) -> str | None:
+    """The snapshot file's text, ``None`` if there is none, a :class:`_NotUtf8` if it is not UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        text = _NotUtf8("")
+        text.reason = f"byte 0x{raw[error.start]:02x} at offset {error.start}"
+        return text
+
+
+def _write_failure(path: Path, text: str, tool_name: str, shown: str) -> str | None:
+    """Why an update did not reach the file, or ``None``. ``--snapshot-update`` must not report a
+    write that did not happen (syrupy counts a failed write as a failed snapshot and goes on), so a
+    file that does not hold the new text is written here, and the OS error names the cause."""
+    if _read(path) == text:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return (
+            f"the snapshot of tool {tool_name!r} could not be written to {shown}: {error.strerror or error} "
+            f"({type(error).__name__}). Nothing was updated; make the file writable (ls -l, lsattr), then rerun "
+            f"pytest --snapshot-update -k {_keyword(tool_name)}"
+        )
+    return None
 
 
 def _changes(before: str | None, data: dict[str, Any]) -> tuple[list[Change], Any]:

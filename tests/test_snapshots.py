@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -558,3 +561,57 @@ def test_a_name_new_in_every_process_keeps_one_snapshot_folder(project: Project,
     project.pytester.runpytest_subprocess().assert_outcomes(passed=3)
     snapshots = project.pytester.path / "mcp_contract_snapshots"
     assert [path.name for path in snapshots.iterdir()] == [folder]
+
+
+def test_a_snapshot_file_that_is_not_utf8_is_named_and_rewritten_on_update(weather: Project) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    target = _snapshots(weather) / "ping.json"
+    target.write_bytes(b'{"output_schema": "\xff\xfe"}\n')
+    result = weather.run("-k", "schema[ping]")
+    result.assert_outcomes(failed=1, deselected=3)
+    result.stdout.fnmatch_lines(
+        [
+            "the snapshot file mcp_contract_snapshots/weather/ping.json of tool 'ping' is not UTF-8 text (byte 0xff "
+            "at offset 19).",
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
+            "pytest --snapshot-update -k 'schema[ping]'",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*UnicodeDecodeError*")
+    assert target.read_bytes() == b'{"output_schema": "\xff\xfe"}\n'
+    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=3)
+    weather.run().assert_outcomes(passed=4)
+
+
+@pytest.fixture
+def unwritable() -> Iterator[list[Path]]:
+    """Files made immutable (chattr +i: even root cannot write them), made writable again afterwards."""
+    paths: list[Path] = []
+    yield paths
+    for path in paths:
+        subprocess.run(["chattr", "-i", str(path)], check=False)
+
+
+def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwritable: list[Path]) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    target = _snapshots(weather) / "ping.json"
+    before = target.read_bytes()
+    made = subprocess.run(["chattr", "+i", str(target)], check=False, capture_output=True)
+    if made.returncode != 0:  # chattr needs a file system and rights that have it; a mode does for others
+        assert os.geteuid() != 0, made.stderr
+        target.chmod(0o444)
+    unwritable.append(target)
+    weather.pytester.makepyfile(weather=V1.replace("def ping() -> str", "def ping() -> int").replace('"pong"', "1"))
+    result = weather.run("--snapshot-update")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ mcp-contract::schema[[]ping[]] _*",
+            "the snapshot of tool 'ping' could not be written to mcp_contract_snapshots/weather/ping.json: *"
+            "(PermissionError). Nothing was updated; make the file writable (ls -l, lsattr), then rerun pytest "
+            "--snapshot-update -k 'schema[[]ping[]]'",
+            "ping         not written (1 breaking)*",
+        ]
+    )
+    assert target.read_bytes() == before
