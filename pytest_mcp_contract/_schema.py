@@ -175,19 +175,77 @@ def _reference_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
     root = specification.create_resource(schema)
     registry = referencing.Registry().with_resource(root.id() or "", root).crawl()
     problems: list[SchemaProblem] = []
-    for path, resolver, node in _subschemas(schema, specification, registry.resolver(root.id() or "")):
+    nodes = _subschemas(schema, specification, registry.resolver(root.id() or ""))
+    targets: dict[int, Any] = {}
+    for path, resolver, node in nodes:
         ref = node.get("$ref")
         if not isinstance(ref, str):
             continue
         try:
-            resolver.lookup(ref)
+            targets[id(node)] = resolver.lookup(ref).contents
         except referencing.exceptions.Unresolvable:
             if urlsplit(ref).scheme or not ref.startswith("#"):
                 message = f"$ref {ref!r} points outside the schema; remote references are never fetched"
             else:
                 message = f"$ref {ref!r} resolves nowhere in the schema"
             problems.append(SchemaProblem(message, pointer((*path, "$ref"))))
-    return problems
+    return problems or _cycle_problems(nodes, targets)
+
+
+_SAME_VALUE: Final = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+"""Keywords whose subschemas apply to the value itself, not to a part of it: a loop through these and
+``$ref`` never reaches a smaller value, so validating it never ends."""
+
+
+def _cycle_problems(
+    nodes: list[tuple[tuple[str | int, ...], _Resolver, dict[str, Any]]], targets: dict[int, Any]
+) -> list[SchemaProblem]:
+    """``$ref`` loops with no base case (``{"$defs": {"n": {"$ref": "#/$defs/n"}}}``): each node's
+    same-value edges are its ``$ref`` target and the subschemas of :data:`_SAME_VALUE` keywords."""
+    paths = {id(node): path for path, _resolver, node in nodes}
+    edges: dict[int, list[int]] = {}
+    for _path, _resolver, node in nodes:
+        following = [targets[id(node)]] if id(node) in targets else []
+        for keyword in _SAME_VALUE:
+            value = node.get(keyword)
+            if isinstance(value, dict) and keyword == "dependentSchemas":
+                following += list(value.values())
+            elif isinstance(value, dict):
+                following.append(value)
+            elif isinstance(value, list):
+                following += value
+        edges[id(node)] = [id(child) for child in following if isinstance(child, dict) and id(child) in paths]
+    state: dict[int, int] = {}  # 1: on the current walk, 2: done
+    for start in edges:
+        if state.get(start):
+            continue
+        walk: list[tuple[int, int]] = [(start, 0)]  # an explicit stack: a chain of $refs may be long
+        state[start] = 1
+        while walk:
+            at, index = walk[-1]
+            if index == len(edges[at]):
+                state[at] = 2
+                walk.pop()
+                continue
+            walk[-1] = (at, index + 1)
+            child = edges[at][index]
+            if state.get(child) == 1:
+                loop = [entry for entry, _index in walk][[entry for entry, _index in walk].index(child) :]
+                first = min(range(len(loop)), key=lambda at: pointer(paths[loop[at]]))  # one way to tell it
+                loop = loop[first:] + loop[:first]
+                child = loop[0]
+                shown = " -> ".join(pointer(paths[entry]) or "#" for entry in [*loop, child])
+                return [
+                    SchemaProblem(
+                        f"its $refs loop with no base case ({shown}): checking any value against it never "
+                        "ends. Make the recursion descend into a property or an item",
+                        pointer(paths[loop[0]]),
+                    )
+                ]
+            if not state.get(child):
+                state[child] = 1
+                walk.append((child, 0))
+    return []
 
 
 def _subschemas(

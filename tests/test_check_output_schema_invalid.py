@@ -186,3 +186,47 @@ def test_a_fastmcp_tool_is_not_held_to_the_2025_root_rule() -> None:
     # Every other problem still counts for it.
     broken = make_tool({"type": "object", "properties": {"n": {"$ref": "#/$defs/Missing"}}})
     assert [v.path for v in check_tool(broken.model_copy(update={"meta": {"fastmcp": {}}}))] == ["/properties/n/$ref"]
+
+
+LOOP = "checking any value against it never ends. Make the recursion descend into a property or an item"
+
+
+@pytest.mark.parametrize(
+    ("schema", "path", "loop"),
+    [
+        (
+            {"type": "object", "$defs": {"n": {"$ref": "#/$defs/n"}}, "properties": {"x": {"$ref": "#/$defs/n"}}},
+            "/$defs/n",
+            "/$defs/n -> /$defs/n",
+        ),
+        (
+            {"type": "object", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}},
+            "/$defs/a",
+            "/$defs/a -> /$defs/b -> /$defs/a",
+        ),
+        (  # a base case beside the loop does not help: the validator tries the loop first, forever
+            {"type": "object", "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "string"}]}}},
+            "/$defs/a",
+            "/$defs/a -> /$defs/a/anyOf/0 -> /$defs/a",
+        ),
+        ({"type": "object", "allOf": [{"$ref": "#"}]}, "", "# -> /allOf/0 -> #"),
+    ],
+)
+def test_a_ref_loop_with_no_base_case_is_named(schema: dict[str, Any], path: str, loop: str) -> None:
+    [violation] = check_tool(make_tool(schema))
+    assert (violation.check, violation.path) == ("output-schema-invalid", path)
+    assert violation.message == f"its $refs loop with no base case ({loop}): {LOOP}"
+    # Every call says so too, instead of passing with a warning about the data's depth.
+    found = check_result(make_tool(schema), make_result({"x": 1}, '{"x": 1}'))
+    assert found == []  # the result checks skip a schema they cannot use; the tool check above fails the call
+
+
+def test_a_recursive_schema_with_a_base_case_is_validated() -> None:
+    tree = {
+        "type": "object",
+        "$defs": {"t": {"type": "object", "properties": {"c": {"$ref": "#/$defs/t"}, "n": {"type": "integer"}}}},
+        "properties": {"x": {"$ref": "#/$defs/t"}},
+    }
+    assert check_tool(make_tool(tree)) == []
+    [violation] = check_result(make_tool(tree), make_result({"x": {"c": {"n": "5"}}}, '{"x": {"c": {"n": "5"}}}'))
+    assert (violation.check, violation.path) == ("structured-invalid", "/x/c/n")
