@@ -25,6 +25,8 @@ class SessionPool:
         self._open: dict[str, McpContract] = {}
         self._spare: list[McpContract] = []
         """Sessions opened before any test (the suite's listing), for the first test that needs one."""
+        self._failed: dict[int, tuple[object, str, str]] = {}
+        """By server: the server, where opening a session to it failed first, and why."""
 
     def get(self, request: pytest.FixtureRequest, server: object) -> McpContract:
         node = self._scope_node(request)
@@ -36,7 +38,15 @@ class SessionPool:
         spare = next((contract for contract in self._spare if contract.server is server), None)
         if spare is not None:
             self._spare.remove(spare)
-        contract = spare or self.open(server)
+        if spare is None:
+            self.check_not_failed(server)
+        from pytest_mcp_contract._session import SessionError
+
+        try:
+            contract = spare or self.open(server)
+        except SessionError as error:
+            self.failed(server, f"test {request.node.nodeid}", error)
+            raise
         self._open[node.nodeid] = contract
         node.addfinalizer(lambda: self._close(node.nodeid, contract))
         return contract
@@ -53,6 +63,26 @@ class SessionPool:
             require_json_text=settings.require_json_text,
             referee=self.referee,
             startup_timeout=settings.startup_timeout,
+        )
+
+    def failed(self, server: object, where: str, error: BaseException) -> None:
+        """Remember that a session to ``server`` could not be opened (the first failure is the one told)."""
+        self._failed.setdefault(id(server), (server, where, str(error)))
+
+    def check_not_failed(self, server: object) -> None:
+        """Raise at once for a server that already failed to open this run: starting it again for every
+        test would cost each its whole startup timeout and print the same paragraph again."""
+        from pytest_mcp_contract._session import SessionError, server_label
+
+        hit = self._failed.get(id(server))
+        if hit is None or hit[0] is not server:
+            return
+        _server, where, message = hit
+        first = message.split("\n", 1)[0]
+        first = first if len(first) <= 300 else first[:299] + "…"
+        raise SessionError(
+            f"{server_label(server)} could not be opened for {where}, so it is not started again: {first} "
+            "That failure shows the whole story; fix it, then rerun."
         )
 
     def keep(self, contract: McpContract) -> None:

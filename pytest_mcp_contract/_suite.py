@@ -113,6 +113,7 @@ def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = Fa
     try:
         client = pool.open(settings.server)
     except SessionError as error:  # opening wraps every failure, timeouts too
+        pool.failed(settings.server, "the suite's listing (mcp-contract::listing)", error)
         return str(error)
     pool.keep(client)
     _check_name(settings, pool, updating=updating)

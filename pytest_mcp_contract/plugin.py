@@ -531,13 +531,21 @@ async def mcp_contract_async(
 
     _check_server(mcp_contract_server)
     settings = request.config.stash[SETTINGS]
+    pool = request.config.stash[POOL]
+    refused = None
+    try:
+        pool.check_not_failed(mcp_contract_server)
+    except SessionError as error:
+        refused = str(error)
+    if refused is not None:
+        pytest.fail(refused, pytrace=False)  # outside the except, as below
     stack = AsyncExitStack()
     opening = open_async_contract(
         mcp_contract_server,
         timeout=settings.timeout,
         check_formats=settings.check_formats,
         require_json_text=settings.require_json_text,
-        referee=request.config.stash[POOL].referee,
+        referee=pool.referee,
         startup_timeout=settings.startup_timeout,
     )
     problem: BaseException | None = None
@@ -548,6 +556,7 @@ async def mcp_contract_async(
         if not isinstance(problem, SessionError):
             raise
     if problem is not None:
+        pool.failed(mcp_contract_server, f"test {request.node.nodeid}", problem)
         pytest.fail(str(problem), pytrace=False)  # outside the except, as in mcp_contract
     if contract.connection is not None:
         request.node.stash.setdefault(TEST_CONNECTIONS, []).append(contract.connection)

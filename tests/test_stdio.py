@@ -87,6 +87,40 @@ def test_a_server_that_never_answers_hits_the_startup_timeout(plain: Project) ->
     assert not running(int(pid_file.read_text()))  # no orphan left behind
 
 
+@pytest.mark.parametrize("suite", [False, True], ids=["tests only", "with the suite's listing"])
+def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project: Project, suite: bool) -> None:
+    starts = project.pytester.path / "starts.txt"
+    script = project.pytester.makepyfile(
+        silent=f"import time\nopen({str(starts)!r}, 'a').write('started\\n')\ntime.sleep(120)\n"
+    )
+    target = f"stdio:{PYTHON} {script.name}"
+    project.configure(target, suite=suite, mcp_contract_startup_timeout="2")
+    project.tests(
+        "\n".join(f"def test_{index}(mcp_contract):\n    mcp_contract.call_tool('x')\n" for index in range(5))
+        + "\nasync def test_async(mcp_contract_async):\n    await mcp_contract_async.call_tool('x')\n"
+        + "\nimport pytest\npytestmark = pytest.mark.anyio\n"
+    )
+    started = time.monotonic()
+    result = project.run("-p", "no:randomly")
+    elapsed = time.monotonic() - started
+    result.assert_outcomes(errors=6, failed=int(suite))  # the fixtures' set-up fails; with the suite, its listing too
+    assert starts.read_text() == "started\n"  # once, whatever the number of tests
+    assert elapsed < 2 + 8, elapsed  # one startup timeout, plus a margin for pytest and the SDK
+    first = "the suite's listing (mcp-contract::listing)" if suite else "test test_contract.py::test_0"
+    result.stdout.fnmatch_lines(
+        [
+            f"*{target}' could not be opened for {first}, so it is not started again: opening a session to the "
+            f"stdio server '{target}' took over 2 s: the server did not finish the MCP handshake (initialize, then "
+            "tools/list). If it only starts slowly, raise ini mcp_contract_startup_timeout. That failure shows the "
+            "whole story; fix it, then rerun."
+        ]
+    )
+    refused = [
+        line for line in result.stdout.lines if line.startswith("the stdio server") and "not started again" in line
+    ]
+    assert len(refused) == 6 - (not suite)  # every test after the first failure, told at once
+
+
 ENV_SERVER = """
 import os
 from mcp.server import MCPServer
