@@ -10,7 +10,8 @@ from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._inprocess import registration, take_cause
 from pytest_mcp_contract._jsonvalue import non_finite, render, show_pointer
 from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror
-from pytest_mcp_contract._schema import compile_schema, instance_errors
+from pytest_mcp_contract._patterns import PATTERN_SECONDS, PatternTooSlow
+from pytest_mcp_contract._schema import compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._violations import Violation
 
 if TYPE_CHECKING:
@@ -112,8 +113,12 @@ def result_violations(
             )
         else:
             compiled = compile_schema(schema, check_formats=check_formats)
-            for error in instance_errors(compiled, structured):
-                violations.append(Violation("structured-invalid", name, error.message, error.path))
+            try:
+                errors = instance_errors(compiled, structured)
+            except PatternTooSlow as slow:
+                violations.append(_too_slow(name, schema, slow))
+                errors = []
+            violations += [Violation("structured-invalid", name, error.message, error.path) for error in errors]
         if structured is not None:
             violations += _not_json(name, structured)
             violations += _content_mismatch(name, result, schema)
@@ -126,6 +131,18 @@ def result_violations(
             stacklevel=2,
         )
     return violations
+
+
+def _too_slow(name: str, schema: dict[str, Any], slow: PatternTooSlow) -> Violation:
+    return Violation(
+        "output-schema-invalid",
+        name,
+        f"the pattern {slow.pattern!r} took over {PATTERN_SECONDS:g} s on a string of {slow.length} characters, so "
+        "structured_content was not checked against the schema: a pattern with nested or overlapping repeats "
+        "backtracks without end on some input. Rewrite it so that each character can match one way only "
+        "(^a+$ for ^(a|aa)+$)",
+        pattern_place(schema, slow.pattern),
+    )
 
 
 def _tool_error(name: str, result: CallToolResult, cause: str | None) -> Violation:

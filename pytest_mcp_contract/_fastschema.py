@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from pytest_mcp_contract._jsonvalue import same
+from pytest_mcp_contract._patterns import ERRORS as PATTERN_ERRORS
+from pytest_mcp_contract._patterns import compiled, search_compiled
 
 Predicate = Callable[[Any], bool]
 
@@ -60,7 +62,7 @@ def compile_predicate(schema: Any, *, check_formats: bool = False) -> Predicate 
     """A predicate equivalent to ``Draft202012Validator(schema).is_valid``, or ``None``."""
     try:
         return _Compiler(schema, check_formats).compile(schema)
-    except (_Unsupported, re.error, RecursionError, KeyError, TypeError, ValueError):
+    except (_Unsupported, re.error, *PATTERN_ERRORS, RecursionError, KeyError, TypeError, ValueError):
         return None
 
 
@@ -145,16 +147,16 @@ class _Compiler:
                 lambda value: not isinstance(value, str) or (low <= len(value) and (high is None or len(value) <= high))
             )
         if "pattern" in node:
-            pattern = re.compile(node["pattern"])
-            checks.append(lambda value: not isinstance(value, str) or pattern.search(value) is not None)
+            pattern = compiled(node["pattern"])
+            checks.append(lambda value: not isinstance(value, str) or search_compiled(pattern, value))
         return checks
 
     def _object(self, node: dict[str, Any]) -> Predicate:
         properties = [(name, self.compile(sub)) for name, sub in node.get("properties", {}).items()]
         known = frozenset(node.get("properties", {}))
         required = tuple(node.get("required", ()))
-        patterns = [(re.compile(key), self.compile(sub)) for key, sub in node.get("patternProperties", {}).items()]
-        any_pattern = re.compile("|".join(node.get("patternProperties", {}))) if patterns else None
+        patterns = [(compiled(key), self.compile(sub)) for key, sub in node.get("patternProperties", {}).items()]
+        any_pattern = compiled("|".join(node.get("patternProperties", {}))) if patterns else None
         additional = node.get("additionalProperties", True)
         extra = None if additional is True else self.compile(additional)
 
@@ -169,11 +171,12 @@ class _Compiler:
                     return False
             for regex, valid in patterns:
                 for key, item in value.items():
-                    if regex.search(key) and not valid(item):
+                    if search_compiled(regex, key) and not valid(item):
                         return False
             if extra is not None:
                 for key, item in value.items():
-                    if key not in known and not (any_pattern and any_pattern.search(key)) and not extra(item):
+                    covered = any_pattern is not None and search_compiled(any_pattern, key)
+                    if key not in known and not covered and not extra(item):
                         return False
             return True
 

@@ -5,11 +5,11 @@ Schemas are compiled once and cached; validation never fetches a remote ``$ref``
 
 from __future__ import annotations
 
+import functools
 import json
-import re
 import sys
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
@@ -25,6 +25,7 @@ from jsonschema.validators import validator_for
 from pytest_mcp_contract._fastschema import compile_predicate
 from pytest_mcp_contract._formats import format_checker as asserting_formats
 from pytest_mcp_contract._jsonvalue import pointer, render
+from pytest_mcp_contract._patterns import search
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -147,7 +148,7 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
         return CompiledSchema(draft, tuple(problems), None)
     # An empty registry: $refs resolve inside the document (and the bundled metaschemas), never remotely.
     format_checker = asserting_formats() if check_formats else None
-    validator = cls(schema, registry=referencing.Registry(), format_checker=format_checker)
+    validator = timed_keywords(cls)(schema, registry=referencing.Registry(), format_checker=format_checker)
     return CompiledSchema(
         draft,
         tuple(_root_problems(schema)),
@@ -155,6 +156,75 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
         _quickest_check(schema, cls, validator, check_formats),
         declared="$schema" in schema,
     )
+
+
+# --- patterns within a time budget (``_patterns``): jsonschema's own keywords, with a timed search -----
+
+
+@functools.cache
+def timed_keywords(cls: type[Validator]) -> type[Validator]:
+    """``cls`` with the keywords that search patterns searching within :data:`PATTERN_SECONDS`."""
+    keywords = {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional}
+    extended: type[Validator] = jsonschema.validators.extend(cls, keywords)  # type: ignore[no-untyped-call]
+    return extended
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not search(pattern, instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    extras = _extras(instance, schema)
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif not allowed and extras:
+        if "patternProperties" in schema:
+            verb = "does" if len(extras) == 1 else "do"
+            joined = ", ".join(repr(each) for each in sorted(extras))
+            patterns = ", ".join(repr(each) for each in sorted(schema["patternProperties"]))
+            yield jsonschema.ValidationError(f"{joined} {verb} not match any of the regexes: {patterns}")
+        else:
+            listed = ", ".join(repr(extra) for extra in sorted(extras, key=str))
+            verb = "was" if len(extras) == 1 else "were"
+            yield jsonschema.ValidationError(f"Additional properties are not allowed ({listed} {verb} unexpected)")
+
+
+def _extras(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """The keys neither ``properties`` nor ``patternProperties`` cover."""
+    properties = schema.get("properties", {})
+    patterns = [pattern for pattern in schema.get("patternProperties", {}) if isinstance(pattern, str)]
+    return [key for key in instance if key not in properties and not any(search(pattern, key) for pattern in patterns)]
+
+
+def pattern_place(schema: Any, pattern: str) -> str:
+    """Where ``pattern`` sits in ``schema`` (a ``pattern`` value or a ``patternProperties`` key), for messages."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(schema, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            if node.get("pattern") == pattern:
+                return pointer((*path, "pattern"))
+            if isinstance(node.get("patternProperties"), dict) and pattern in node["patternProperties"]:
+                return pointer((*path, "patternProperties", pattern))
+            stack.extend((value, (*path, key)) for key, value in node.items())
+        elif isinstance(node, list):
+            stack.extend((value, (*path, index)) for index, value in enumerate(node))
+    return ""
 
 
 def _quickest_check(
@@ -339,7 +409,7 @@ def _extra_key(error: ValidationError) -> tuple[str, ...]:
     extra = [
         key
         for key in error.instance
-        if key not in schema.get("properties", {}) and not any(re.search(pattern, key) for pattern in patterns)
+        if key not in schema.get("properties", {}) and not any(search(pattern, key) for pattern in patterns)
     ]
     return (extra[0],) if len(extra) == 1 else ()
 

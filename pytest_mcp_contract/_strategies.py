@@ -23,11 +23,14 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+import regex
 from hypothesis import provisional
 from hypothesis import strategies as st
 from jsonschema.exceptions import ValidationError
 from jsonschema.validators import extend, validator_for
 
+from pytest_mcp_contract._patterns import compiled, search_compiled
+from pytest_mcp_contract._schema import timed_keywords
 from pytest_mcp_contract._schemaform import ANNOTATIONS, TYPES, canonical, lookup
 
 if TYPE_CHECKING:
@@ -86,7 +89,9 @@ def checker(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
         problem = error
     if problem is not None:
         raise Unsupported(f"the input schema is not valid JSON Schema: {_first_line(problem)}")
-    validator = extend(validator_class, {"pattern": _pattern_keyword})(schema)  # type: ignore[no-untyped-call]  # unannotated upstream
+    # Patterns searched with a time budget, so a pattern that backtracks without end rejects the draw.
+    timed = timed_keywords(validator_class)
+    validator = extend(timed, {"pattern": _pattern_keyword})(schema)  # type: ignore[no-untyped-call]  # unannotated upstream
 
     def allows(value: Any) -> bool:
         try:
@@ -99,8 +104,8 @@ def checker(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
 
 def _pattern_keyword(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string"):
-        compiled = _ecma(pattern)
-        if compiled is None or compiled.search(instance) is None:
+        ecma = _ecma(pattern)
+        if ecma is None or not search_compiled(compiled(ecma.pattern, regex.ASCII), instance):
             yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 

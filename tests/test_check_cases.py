@@ -43,6 +43,7 @@ WIRE_CASES = [
     ("schema_bad_type", [("output-schema-invalid", "/properties/n/type")]),
     ("schema_dangling_ref", [("output-schema-invalid", "/properties/n/$ref")]),
     ("schemaless_repr", [("silent-opt-out", None)]),
+    ("schema_pattern_backtracks", [("output-schema-invalid", "/properties/s/pattern")]),
     ("errored", [("tool-error", None)]),
     ("protocol_error", [("tool-error", None)]),
 ]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import http.server
+import json
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -230,3 +232,33 @@ def test_a_recursive_schema_with_a_base_case_is_validated() -> None:
     assert check_tool(make_tool(tree)) == []
     [violation] = check_result(make_tool(tree), make_result({"x": {"c": {"n": "5"}}}, '{"x": {"c": {"n": "5"}}}'))
     assert (violation.check, violation.path) == ("structured-invalid", "/x/c/n")
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a|aa)+$"}}},
+        {
+            "type": "object",
+            "properties": {"s": {"patternProperties": {"^(a|aa)+$": {}}, "additionalProperties": False}},
+        },
+        {"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"s": {"pattern": "^(a|aa)+$"}}},
+    ],
+    ids=["pattern", "patternProperties", "draft-07"],
+)
+def test_a_pattern_that_backtracks_without_end_is_a_verdict_within_its_budget(schema: dict[str, Any]) -> None:
+    text = "a" * 60 + "!"
+    value = {"s": {text: 1}} if "patternProperties" in schema["properties"]["s"] else {"s": text}
+    started = time.monotonic()
+    [violation] = check_result(make_tool(schema), make_result(value, json.dumps(value)))
+    assert time.monotonic() - started < 1 + 1  # the pattern budget, plus a margin
+    where = (
+        "/properties/s/patternProperties/^(a|aa)+$"
+        if "patternProperties" in schema["properties"]["s"]
+        else "/properties/s/pattern"
+    )
+    assert (violation.check, violation.path) == ("output-schema-invalid", where)
+    assert violation.message.startswith(
+        "the pattern '^(a|aa)+$' took over 1 s on a string of 61 characters, so structured_content was not checked "
+        "against the schema: a pattern with nested or overlapping repeats backtracks without end on some input."
+    )

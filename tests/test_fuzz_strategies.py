@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 import uuid
 from typing import Annotated, Any, Literal
 
@@ -26,7 +27,7 @@ from jsonschema.validators import validator_for
 from mcp.server import MCPServer
 from pydantic import AnyUrl, BaseModel, Field
 
-from pytest_mcp_contract._strategies import Unsupported, arguments
+from pytest_mcp_contract._strategies import Unsupported, arguments, checker
 
 
 class Colour(enum.Enum):
@@ -370,3 +371,19 @@ def test_every_generated_string_matches_its_pattern_as_javascript_reads_it(node:
     )
     assert json.loads(checked.stdout) == []
     assert sum(len(values) for _pattern, values in cases) > 1000
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a|aa)+$"}}},
+        {"type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}}},
+    ],
+    ids=["pattern", "patternProperties"],
+)
+def test_a_pattern_that_backtracks_without_end_rejects_the_draw_within_its_budget(schema: dict[str, Any]) -> None:
+    text = "a" * 60 + "!"
+    value = {"s": text} if "properties" in schema else {text: 1}
+    started = time.monotonic()
+    assert checker(schema)(value) is False
+    assert time.monotonic() - started < 1 + 1

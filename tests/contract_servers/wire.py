@@ -122,6 +122,12 @@ CASES = [
         ['{"n": 1}'],
     ),
     WireTool("schemaless_repr", None, None, ["<acme.Report object at 0x7f3a2c1d9e80>"]),
+    WireTool(  # a pattern that backtracks without end on this value (Python's re would never return)
+        "schema_pattern_backtracks",
+        {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a|aa)+$"}}},
+        {"s": "a" * 60 + "!"},
+        [json.dumps({"s": "a" * 60 + "!"})],
+    ),
     WireTool("errored", N_SCHEMA, {"n": "not checked"}, ["upstream down"], is_error=True),
     WireTool("protocol_error", N_SCHEMA, handler=_protocol_error),
     WireTool("sleepy", N_SCHEMA, handler=_sleep),
