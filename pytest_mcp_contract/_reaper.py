@@ -1,4 +1,4 @@
-"""No server process outlives the run: not after Ctrl-C, a failing fixture, or an xdist worker that died.
+"""No server process outlives the run: not after Ctrl-C, SIGTERM, SIGHUP, a failing fixture, a dead xdist worker.
 
 A server started as a command runs in a process group of its own (the SDK starts it in a new
 session), and its group is recorded here while it may have members. Normally the connection's
@@ -14,7 +14,9 @@ import contextlib
 import os
 import shutil
 import signal
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -140,3 +142,32 @@ def _forget(pid: int) -> None:
 
 
 atexit.register(end_all)
+
+
+# --- SIGTERM and SIGHUP end the run as Ctrl-C does -------------------------------------------------------
+
+
+def interrupt_on_termination() -> Callable[[], None]:
+    """Make SIGTERM (``timeout``, CI cancelling a job) and SIGHUP (a closed terminal) a KeyboardInterrupt,
+    as Ctrl-C is: pytest then tears fixtures down and ends the run, and its servers are ended with it.
+    Python's default for them is to die on the spot, skipping every cleanup. Signals that already have a
+    handler are left alone. Returns what puts the old handlers back.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous: dict[signal.Signals, object] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+            previous[number] = signal.signal(number, _interrupt)
+
+    def restore() -> None:
+        for number, handler in previous.items():
+            if signal.getsignal(number) is _interrupt:
+                signal.signal(number, handler)  # type: ignore[arg-type]
+
+    return restore
+
+
+def _interrupt(number: int, _frame: object) -> None:
+    raise KeyboardInterrupt(f"{signal.Signals(number).name} received")

@@ -10,6 +10,7 @@ import shutil
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,8 @@ LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
 EARLIER_SERVERS: Final = pytest.StashKey[frozenset[int]]()
 """Server groups recorded before this run began (pytester runs in process): not this run's to end."""
 SERVER_RECORDS: Final = pytest.StashKey[Path]()
+RESTORE_SIGNALS: Final = pytest.StashKey[Callable[[], None]]()
+"""Puts back the SIGTERM and SIGHUP handlers the run replaced."""
 """On the xdist controller: the folder where workers record the servers they start (see ``_reaper``)."""
 RECORDS: Final = "mcp_contract_server_records"
 """The workerinput key of that folder."""
@@ -242,6 +245,7 @@ def pytest_configure(config: pytest.Config) -> None:
             "Drop -p no:syrupy, or switch the generated suite off with: -o mcp_contract_suite=false"
         )
     config.stash[SETTINGS] = settings
+    config.stash[RESTORE_SIGNALS] = _reaper.interrupt_on_termination()
     config.stash[EARLIER_SERVERS] = _reaper.recorded()
     workerinput = getattr(config, "workerinput", {})
     if RECORDS in workerinput:  # an xdist worker: record started servers where the controller looks
@@ -457,6 +461,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         for folder in records.iterdir():
             _reaper.end_recorded(folder)
         shutil.rmtree(records, ignore_errors=True)
+    config.stash.get(RESTORE_SIGNALS, lambda: None)()
     # Only if loaded: importing it would import syrupy into runs that never touched a snapshot.
     snapshots = sys.modules.get("pytest_mcp_contract._snapshots")
     if snapshots is not None:

@@ -1,4 +1,4 @@
-"""No process a server started outlives the run: after a normal end, Ctrl-C, a failing fixture, a dead xdist worker.
+"""No process a server started outlives the run: after a normal end, Ctrl-C, SIGTERM or SIGHUP, a failing fixture, a dead xdist worker.
 
 The lifecycle server's ``spawn`` tool starts a helper process in the server's own process group and
 returns both pids; each test writes them to a file before the run is cut short.
@@ -72,7 +72,9 @@ def test_uses_it(broken):
     assert _left_running(lifecycle) == []
 
 
-def test_ctrl_c_leaves_nothing_running(lifecycle: Project) -> None:
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda sent: sent.name)
+def test_ctrl_c_or_a_termination_signal_leaves_nothing_running(lifecycle: Project, sent: signal.Signals) -> None:
+    # SIGTERM is what timeout(1) and CI cancellation send; SIGHUP what a closed terminal sends.
     lifecycle.tests(
         SPAWN + "\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract)\n    time.sleep(60)\n"
     )
@@ -84,8 +86,10 @@ def test_ctrl_c_leaves_nothing_running(lifecycle: Project) -> None:
     while not pids.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.2)  # into the test's sleep
-    process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    process.send_signal(sent)
     assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
+    assert time.monotonic() - started < 10
     assert _left_running(lifecycle) == []
 
 
