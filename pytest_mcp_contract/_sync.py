@@ -10,6 +10,8 @@ session goes on even when a sync tool is stuck in a thread that cannot be cancel
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
 import warnings
 import weakref
@@ -263,6 +265,7 @@ class LoopHost:
             )
             # The stuck tool's thread reports back through this loop, and anyio lets its worker threads
             # (which Python waits for at exit) go only when the host task ends: keep the loop running.
+            _STUCK.add(self)
             threading.Thread(target=self._finish, name=f"closing MCP session to {self._label}", daemon=True).start()
             return
         error = None if self._host.cancelled() else self._host.exception()
@@ -289,11 +292,34 @@ def _not_in_a_running_loop() -> None:
 _OPEN: weakref.WeakSet[LoopHost] = weakref.WeakSet()
 
 
+_STUCK: weakref.WeakSet[LoopHost] = weakref.WeakSet()
+"""Sessions that closed while a timed-out sync tool still ran in its worker thread."""
+_EXIT_STATUS: list[int] = []
+"""The run's exit status (the plugin notes it when the session finishes), for an exit that cannot wait."""
+
+
+def note_exit_status(status: int) -> None:
+    _EXIT_STATUS[:] = [status]
+
+
 def _close_forgotten_sessions() -> None:
     """Close sessions nobody closed, before Python waits for threads: anyio's worker threads (where
-    sync tools run) would otherwise keep the process from exiting."""
+    sync tools run) would otherwise keep the process from exiting.
+
+    A sync tool stuck past its timeout cannot be interrupted, and Python would wait for its thread
+    forever after pytest's summary. Then the process ends here, with pytest's exit status, saying so.
+    """
     for host in list(_OPEN):
         host.close(timeout=5)
+    stuck = list(dict.fromkeys(call.label for host in _STUCK for call in host._abandoned if not call.done))
+    if stuck and _EXIT_STATUS:
+        sys.stderr.write(
+            f"pytest-mcp-contract: {', '.join(stuck)} still running in its worker thread after its timeout (a sync "
+            "tool cannot be interrupted); ending the process without waiting for it.\n"
+        )
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(_EXIT_STATUS[0])
 
 
 # Runs before the interpreter joins non-daemon threads (plain atexit runs after, too late).

@@ -448,6 +448,13 @@ def pytest_testnodedown(node: Any, error: object) -> None:
         _reaper.end_recorded(records / node.gateway.id)
 
 
+@pytest.hookimpl(trylast=True)  # after syrupy and others have set the status
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    sync = sys.modules.get("pytest_mcp_contract._sync")  # only if a sync session was ever opened
+    if sync is not None:
+        sync.note_exit_status(int(session.exitstatus))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     pool = config.stash.get(POOL, None)
     if pool is not None:

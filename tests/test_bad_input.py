@@ -162,6 +162,36 @@ def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pyte
     assert time.monotonic() - started < 10
 
 
+def test_a_sync_tool_stuck_for_good_does_not_keep_pytest_from_exiting(project: Project) -> None:
+    project.pytester.makepyfile(
+        stuck="""
+        import time
+        from mcp.server import MCPServer
+
+        mcp = MCPServer("stuck")
+
+        @mcp.tool()
+        def hang() -> int:
+            time.sleep(600)
+            return 1
+        """
+    )
+    project.configure("stuck.py:mcp", mcp_contract_timeout="1")
+    project.tests("def test_hang(mcp_contract):\n    mcp_contract.call_tool('hang')\n")
+    started = time.monotonic()
+    # Its own process: the interpreter's exit is what is tested.
+    result = project.pytester.runpytest_subprocess("-W", "ignore::pytest_mcp_contract.McpContractWarning")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # pytest's own status
+    assert time.monotonic() - started < 1 + 5 + 10  # the call's timeout, the close's, and pytest's own start
+    result.assert_outcomes(failed=1)
+    result.stderr.fnmatch_lines(
+        [
+            "pytest-mcp-contract: tool 'hang' still running in its worker thread after its timeout (a sync tool "
+            "cannot be interrupted); ending the process without waiting for it."
+        ]
+    )
+
+
 def test_deep_nesting_never_raises_recursion_error() -> None:
     deep: Any = 1
     for _ in range(5000):
