@@ -359,6 +359,8 @@ class ReportPlugin:
         self.ran: set[str] = set()
         self.collect_errors = False
         self.session: pytest.Session | None = None
+        self.undeleted = False
+        """A snapshot file ``--snapshot-update`` had to delete could not be."""
 
     @pytest.hookimpl(trylast=True)  # after the plugin has listed the tools
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -374,9 +376,16 @@ class ReportPlugin:
 
     def _note_removed(self, config: pytest.Config) -> None:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
+        if not self.removed:
+            return
+        from pytest_mcp_contract._snapshots import UNDELETED as undeleted  # loaded already: it found them
+
         for path in self.removed:
             shown = shown_path(path, config)
-            if not path.exists():
+            if path in undeleted:
+                fate = f"could not be deleted: {undeleted[path]}; delete it by hand"
+                self.undeleted = True
+            elif not path.exists():
                 fate = "was deleted"
             elif config.getoption("update_snapshots", False):
                 fate = "was kept, as this run left tests out (a full pytest --snapshot-update deletes it)"
@@ -415,7 +424,7 @@ class ReportPlugin:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
-        if config.get_verbosity() < 0 and not self.report.failed:
+        if config.get_verbosity() < 0 and not (self.report.failed or self.undeleted):
             return  # quiet under -q unless something failed
         lines = self.report.terminal_lines()
         if self.settings.report is not None and not self.report.empty:
@@ -430,6 +439,8 @@ class ReportPlugin:
         if hasattr(session.config, "workerinput"):
             return
         self._note_removed(session.config)
+        if self.undeleted and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a deletion that did not happen fails the run
         self._note_whole_run(session.config)
         path = self.settings.report
         if path is None:

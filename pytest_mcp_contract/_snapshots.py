@@ -47,6 +47,7 @@ def forget_listings() -> None:
     """End of a pytest run: a later run in the same process (pytester) must list the tools anew."""
     _LISTED.clear()
     _REMOVED.clear()
+    UNDELETED.clear()
 
 
 def server_folder(base: Path, server: object) -> Path:
@@ -185,4 +186,11 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
     def delete_snapshots(self, *, snapshot_location: str, snapshot_names: set[str]) -> None:
         path = Path(snapshot_location)
         if path in removed_tools(path.parent):
-            path.unlink()
+            try:
+                path.unlink()
+            except OSError as error:  # told in the summary, and it fails the run (``_report``)
+                UNDELETED[path] = f"{error.strerror or error} ({type(error).__name__})"
+
+
+UNDELETED: dict[Path, str] = {}
+"""Snapshot files ``--snapshot-update`` should have deleted and could not, with the OS error."""

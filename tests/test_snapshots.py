@@ -589,18 +589,24 @@ def unwritable() -> Iterator[list[Path]]:
     paths: list[Path] = []
     yield paths
     for path in paths:
-        subprocess.run(["chattr", "-i", str(path)], check=False)
+        subprocess.run(["chattr", "-i", str(path)], check=False, capture_output=True)
+        path.parent.chmod(0o755)
+
+
+def _make_unwritable(path: Path, unwritable: list[Path]) -> None:
+    made = subprocess.run(["chattr", "+i", str(path)], check=False, capture_output=True)
+    if made.returncode != 0:  # chattr needs a file system and rights that have it; modes do for others
+        assert os.geteuid() != 0, made.stderr
+        path.chmod(0o444)
+        path.parent.chmod(0o555)
+    unwritable.append(path)
 
 
 def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwritable: list[Path]) -> None:
     weather.run("--snapshot-update").assert_outcomes(passed=4)
     target = _snapshots(weather) / "ping.json"
     before = target.read_bytes()
-    made = subprocess.run(["chattr", "+i", str(target)], check=False, capture_output=True)
-    if made.returncode != 0:  # chattr needs a file system and rights that have it; a mode does for others
-        assert os.geteuid() != 0, made.stderr
-        target.chmod(0o444)
-    unwritable.append(target)
+    _make_unwritable(target, unwritable)
     weather.pytester.makepyfile(weather=V1.replace("def ping() -> str", "def ping() -> int").replace('"pong"', "1"))
     result = weather.run("--snapshot-update")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -615,3 +621,20 @@ def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwrit
         ]
     )
     assert target.read_bytes() == before
+
+
+def test_a_deletion_that_fails_fails_the_run(weather: Project, unwritable: list[Path]) -> None:
+    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    target = _snapshots(weather) / "ping.json"
+    _make_unwritable(target, unwritable)
+    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    result = weather.run("--snapshot-update", "-q")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "removed tools — BREAKING: ping (no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json "
+            "could not be deleted: * (PermissionError); delete it by hand)"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*Traceback*")
+    assert target.exists()
