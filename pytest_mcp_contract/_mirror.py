@@ -95,6 +95,8 @@ def default_repr(blocks: Sequence[Any]) -> tuple[int, str, str] | None:
 
 def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | None) -> Mirror:
     """The verdict on ``blocks`` as a mirror of ``structured``. Raises :class:`TooDeep`."""
+    # The schema matters only for arrays that are sets: below, ``schema`` is None when it has none.
+    schema = schema if _has_sets(schema) else None
     candidates = _candidates(structured, schema)
     value = candidates[-1].value
     if isinstance(value, dict) and value.get("type") in _BLOCK_TYPES and any(_is_block(b, value) for b in blocks):
@@ -105,6 +107,21 @@ def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | N
     if isinstance(value, dict):
         return _record(structured, blocks, candidates, schema)
     return _shown(blocks, candidates, schema)
+
+
+_SETS: dict[int, tuple[object, bool]] = {}
+"""Per schema (a tool's, kept for the session): whether it marks any array ``uniqueItems``."""
+
+
+def _has_sets(schema: dict[str, Any] | None) -> bool:
+    if schema is None:
+        return False
+    hit = _SETS.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        if len(_SETS) > 1024:
+            _SETS.clear()
+        hit = _SETS[id(schema)] = (schema, "uniqueItems" in canonical(schema))
+    return hit[1]
 
 
 def _candidates(structured: Any, schema: dict[str, Any] | None) -> list[_Candidate]:
@@ -124,12 +141,9 @@ def _candidates(structured: Any, schema: dict[str, Any] | None) -> list[_Candida
 def _record(
     structured: Any, blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None
 ) -> Mirror:
-    if not blocks:
-        return Mirror(Mismatch(f"content is empty, but structured_content holds {render(structured)}: {_UNSEEN}", ""))
     if all(block.type != "text" for block in blocks):  # an image or a link tells no record, in words or JSON
-        return Mirror(
-            Mismatch(f"content has no text block, but structured_content holds {render(structured)}: {_UNSEEN}", "")
-        )
+        what = "content has no text block" if blocks else "content is empty"
+        return Mirror(Mismatch(f"{what}, but structured_content holds {render(structured)}: {_UNSEEN}", ""))
     documents = []
     for index, block in enumerate(blocks):
         if block.type != "text":
@@ -348,7 +362,7 @@ def _comparable(document: Any, candidate: _Candidate, root: dict[str, Any] | Non
     Such an array is a set (Python's ``set``, ``frozenset``), and a set has no order: the SDK writes
     the text from the returned set and the data from a validated copy, which may iterate otherwise.
     """
-    if root is None or not candidate.schemas or "uniqueItems" not in canonical(root):
+    if root is None or not candidate.schemas:
         return document, candidate.value
     schemas = list(candidate.schemas)
     try:

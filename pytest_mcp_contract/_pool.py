@@ -35,18 +35,11 @@ class SessionPool:
             return current
         if current is not None:
             self._close(node.nodeid, current)
-        spare = next((contract for contract in self._spare if contract.server is server), None)
-        if spare is not None:
-            self._spare.remove(spare)
-        if spare is None:
-            self.check_not_failed(server)
-        from pytest_mcp_contract._session import SessionError
-
-        try:
-            contract = spare or self.open(server)
-        except SessionError as error:
-            self.failed(server, f"test {request.node.nodeid}", error)
-            raise
+        contract = next((contract for contract in self._spare if contract.server is server), None)
+        if contract is not None:
+            self._spare.remove(contract)
+        else:
+            contract = self._open_once(server, f"test {request.node.nodeid}")
         self._open[node.nodeid] = contract
         node.addfinalizer(lambda: self._close(node.nodeid, contract))
         return contract
@@ -64,6 +57,17 @@ class SessionPool:
             referee=self.referee,
             startup_timeout=settings.startup_timeout,
         )
+
+    def _open_once(self, server: object, where: str) -> McpContract:
+        """:meth:`open`, unless ``server`` already failed to open this run; a failure is remembered."""
+        from pytest_mcp_contract._session import SessionError
+
+        self.check_not_failed(server)
+        try:
+            return self.open(server)
+        except SessionError as error:
+            self.failed(server, where, error)
+            raise
 
     def failed(self, server: object, where: str, error: BaseException) -> None:
         """Remember that a session to ``server`` could not be opened (the first failure is the one told)."""

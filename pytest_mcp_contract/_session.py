@@ -134,15 +134,16 @@ def remember_target(server: object, spec: str) -> None:
 
 
 def stable_key(server: object) -> str:
-    """A name from how the project points at the server: ``weather.server.mcp`` for ``weather/server.py:mcp``
-    or ``weather.server:mcp``; from the command or the URL for the others (their ``stable_key``)."""
+    """A name from how the project points at the server, the same whichever way it runs: ``server`` for
+    ``weather/server.py:mcp`` and ``stdio:python weather/server.py``, ``weather.server`` for
+    ``weather.server:mcp`` and ``stdio:python -m weather.server`` (the URL's parts for an endpoint)."""
     if isinstance(server, EXTERNAL):
         return server.stable_key
     spec = _TARGETS.get(server)
     if spec is None:
         return type(server).__name__
-    module, _colon, attribute = spec.rpartition(":")
-    return f"{PurePath(module).stem if module.endswith('.py') else module}.{attribute}"
+    module = spec.rpartition(":")[0]
+    return PurePath(module).stem if module.endswith(".py") else module
 
 
 def server_label(server: object) -> str:

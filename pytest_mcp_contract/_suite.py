@@ -310,7 +310,7 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
 
     # Output a stdio server wrote before any call (a banner) is told by the first tool check.
     found = _client(request)._noise(tool_name) + check_tool(_listed(request, tool_name), server=settings.server)
-    verdict = Referee([], settings.allow).judge(tool_name, None, found)  # no call: no answer
+    verdict = Referee([], settings.allow, settings.noted).judge(tool_name, None, found)  # no call: no answer
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]
     checks = [violation.check for violation in violations]
@@ -389,9 +389,14 @@ _UNREADABLE: Final = object()
 
 
 class _NotUtf8(str):
-    """A snapshot file's text that could not be decoded; compares unequal to any real snapshot."""
+    """A snapshot file's text that could not be decoded: empty, so unequal to any real snapshot, with why."""
 
     reason: str
+
+    def __new__(cls, reason: str) -> _NotUtf8:
+        text = super().__new__(cls, "")
+        text.reason = reason
+        return text
 
 
 def _read(path: Path) -> str | None:
@@ -403,9 +408,7 @@ def _read(path: Path) -> str | None:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        text = _NotUtf8("")
-        text.reason = f"byte 0x{raw[error.start]:02x} at offset {error.start}"
-        return text
+        return _NotUtf8(f"byte 0x{raw[error.start]:02x} at offset {error.start}")
 
 
 def _write_failure(path: Path, text: str, tool_name: str, shown: str) -> str | None:

@@ -448,8 +448,9 @@ def pytest_testnodedown(node: Any, error: object) -> None:
         _reaper.end_recorded(records / node.gateway.id)
 
 
-@pytest.hookimpl(trylast=True)  # after syrupy and others have set the status
-def pytest_sessionfinish(session: pytest.Session) -> None:
+@pytest.hookimpl(wrapper=True)  # around every other implementation: syrupy and the report set the status
+def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]:
+    yield
     sync = sys.modules.get("pytest_mcp_contract._sync")  # only if a sync session was ever opened
     if sync is not None:
         sync.note_exit_status(int(session.exitstatus))

@@ -538,7 +538,7 @@ def test_stopping_early_keeps_the_snapshots_of_tools_that_did_not_run(project: P
 @pytest.mark.parametrize(
     ("target", "folder"),
     [
-        pytest.param(f"{SERVERS / 'unnamed.py'}:fastmcp", "unnamed.fastmcp", id="FastMCP, unnamed, in process"),
+        pytest.param(f"{SERVERS / 'unnamed.py'}:fastmcp", "unnamed", id="FastMCP, unnamed, in process"),
         pytest.param(
             f"stdio:{sys.executable} {SERVERS / 'unnamed.py'}",
             "unnamed",
@@ -638,3 +638,24 @@ def test_a_deletion_that_fails_fails_the_run(weather: Project, unwritable: list[
     )
     result.stdout.no_fnmatch_line("*Traceback*")
     assert target.exists()
+
+
+@pytest.mark.parametrize(
+    ("in_process", "command", "key"),
+    [
+        (f"{SERVERS / 'unnamed.py'}:fastmcp", f"stdio:{sys.executable} {SERVERS / 'unnamed.py'}", "unnamed"),
+        (
+            "contract_servers.unnamed:fastmcp",
+            f"stdio:{sys.executable} -m contract_servers.unnamed",
+            "contract_servers.unnamed",
+        ),
+    ],
+    ids=["a file", "a module"],
+)
+def test_the_stable_key_is_the_same_in_process_and_over_stdio(in_process: str, command: str, key: str) -> None:
+    # A server moved from one transport to the other keeps its snapshot folder.
+    from pytest_mcp_contract._session import stable_key
+    from pytest_mcp_contract._target import load_target
+
+    base = SERVERS.parent
+    assert stable_key(load_target(in_process, base)) == stable_key(load_target(command, base)) == key
