@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
@@ -13,7 +13,7 @@ from pytest_mcp_contract._jsonvalue import non_finite, render, show_pointer
 from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._patterns import PATTERN_SECONDS, PatternTooSlow
 from pytest_mcp_contract._schema import compile_schema, instance_errors, pattern_place
-from pytest_mcp_contract._violations import Violation
+from pytest_mcp_contract._violations import Violation, noted_checks
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
@@ -75,11 +75,8 @@ def check_result(
         cause=take_cause(server, tool.name) if server is not None and result.is_error else None,
         check_formats=check_formats,
     )
-    return found if require_json_text else [violation for violation in found if violation.check not in NOTED]
-
-
-NOTED: Final = frozenset({"content-prose"})
-"""Checks reported (summary, report) but failing nothing unless the project asks for them."""
+    noted = noted_checks(require_json_text)
+    return [violation for violation in found if violation.check not in noted]
 
 
 def result_violations(
@@ -90,7 +87,7 @@ def result_violations(
     cause: str | None,
     check_formats: bool,
 ) -> list[Violation]:
-    """:func:`check_result` with the cause already looked up (sessions know it), :data:`NOTED` checks kept."""
+    """:func:`check_result` with the cause already looked up (sessions know it), noted checks kept."""
     name = tool.name
     if result.is_error:
         return [] if expect_error else [_tool_error(name, result, cause)]

@@ -21,7 +21,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._checks import NOTED, check_tool, result_violations
+from pytest_mcp_contract._checks import check_tool, result_violations
 from pytest_mcp_contract._errors import UnknownToolError
 from pytest_mcp_contract._http import HttpTarget
 from pytest_mcp_contract._inprocess import (
@@ -32,7 +32,7 @@ from pytest_mcp_contract._inprocess import (
     take_cause_and_origin,
 )
 from pytest_mcp_contract._stdio import StdioTarget
-from pytest_mcp_contract._violations import ContractViolationError, Violation
+from pytest_mcp_contract._violations import ContractViolationError, Violation, noted_checks
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -185,8 +185,8 @@ class ContractSession:
         self.timeout = timeout
         self.check_formats = check_formats
         self.referee = referee
-        """Sorts the violations of every call; without one, :data:`NOTED` checks are dropped here."""
-        self.noted = frozenset() if require_json_text else NOTED
+        """Sorts the violations of every call; without one, the checks only noted are dropped here."""
+        self.noted = noted_checks(require_json_text)
         self._client: Client | None = None
         self.connection: Connection | None = None
         """For a server outside this process: its stderr, exit code or HTTP status, for failure messages."""

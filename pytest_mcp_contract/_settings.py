@@ -61,9 +61,9 @@ class Settings:
     @property
     def noted(self) -> frozenset[str]:
         """Check ids reported in the summary but failing no test."""
-        from pytest_mcp_contract._checks import NOTED
+        from pytest_mcp_contract._violations import noted_checks
 
-        return frozenset() if self.require_json_text else NOTED
+        return noted_checks(self.require_json_text)
 
 
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:

@@ -66,6 +66,14 @@ CHECKS: Final[Mapping[CheckId, str]] = {
 }
 """Every check id, with the next step a reader should take when it fires."""
 
+NOTED: Final[frozenset[CheckId]] = frozenset({"content-prose"})
+"""Checks reported (summary, report) but failing nothing unless the project asks for them."""
+
+
+def noted_checks(require_json_text: bool) -> frozenset[str]:
+    """The check ids a run only notes: ``content-prose``, unless ini ``mcp_contract_require_json_text``."""
+    return frozenset() if require_json_text else NOTED
+
 
 @dataclass(frozen=True)
 class Violation:
