@@ -10,7 +10,6 @@ import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._errors import ToolTimeoutError
 from pytest_mcp_contract._session import ContractSession, Referee, arguments_dict
 
 if TYPE_CHECKING:
@@ -70,7 +69,7 @@ class AsyncMcpContract:
         limit = self._session.timeout if timeout is None else timeout
         try:
             answer = await self._abandon_after(
-                self._session.request(name, args), limit, lambda: ToolTimeoutError(name, limit), f"tool {name!r}"
+                self._session.request(name, args), limit, lambda: self._session.timed_out(name, limit), f"tool {name!r}"
             )
         except MCPError as error:
             self._session.refused(name, args, error, expect_error=expect_error)

@@ -30,11 +30,17 @@ class UnknownToolError(LookupError):
 class ToolTimeoutError(TimeoutError):
     """A tool call did not answer within its timeout; the session stays usable."""
 
-    def __init__(self, name: str, timeout: float) -> None:
+    def __init__(self, name: str, timeout: float, meanwhile: str = "") -> None:
+        if meanwhile:  # a flood of output: that, not slowness, is the likely cause
+            advice = " Find why the tool floods its output; logs belong on stderr, in moderation."
+        else:
+            advice = (
+                " If the tool is just slow, raise the limit with call_tool(..., timeout=...) or the ini "
+                "option mcp_contract_timeout; otherwise find where it blocks."
+            )
         super().__init__(
             f"tool {name!r} did not answer within {timeout:g} s, so the call was abandoned and the session "
-            "goes on. If the tool is just slow, raise the limit with call_tool(..., timeout=...) or the ini "
-            "option mcp_contract_timeout; otherwise find where it blocks."
+            f"goes on.{meanwhile}{advice}"
         )
         self.name = name
         self.timeout = timeout

@@ -268,7 +268,8 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
         return Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
     except MCPError as error:
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
-        violations = [Violation("input-crash", name, message)]
+        unreadable = client._session.unreadable(name, error)
+        violations = [unreadable or Violation("input-crash", name, message)]
     except ToolTimeoutError as error:
         violations = [Violation("input-crash", name, f"no answer: {error}")]
     else:

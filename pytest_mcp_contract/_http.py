@@ -132,6 +132,12 @@ class HttpConnection:
     def stderr_since(self, position: int) -> tuple[int, str]:
         return position, ""
 
+    def mark(self) -> object:
+        return None
+
+    def meanwhile(self, mark: object) -> str:
+        return ""
+
     @property
     def label(self) -> str:
         return self.target.label

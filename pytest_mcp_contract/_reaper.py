@@ -1,10 +1,16 @@
 """No server process outlives the run: not after Ctrl-C, SIGTERM, SIGHUP, a failing fixture, a dead xdist worker.
 
-A server started as a command runs in a process group of its own (the SDK starts it in a new
-session), and its group is recorded here while it may have members. Normally the connection's
+A server started as a command runs in a process group of its own (``_stdio_pipe`` starts it in a
+new session), and its group is recorded here while it may have members. Normally the connection's
 close ends the server, and then any helper process it left in its group. What is still recorded
 when pytest ends is ended by whoever is left: the process itself, and under xdist the controller,
 which reads the workers' records from a shared folder (a worker that died cannot clean up).
+
+A helper that left the group (``setsid()``, a daemon's double fork) is found by its environment: each
+server is started with ``MCP_CONTRACT_SERVER=<tag>``, which everything it starts inherits, and Linux
+shows every process's environment under ``/proc``. Where there is no ``/proc`` (macOS, the BSDs),
+such a helper is not found; on Windows the SDK-style job objects are not used, and only the server
+itself is ended.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import shutil
 import signal
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final
@@ -24,7 +31,10 @@ GRACE: Final = 2.0
 """Seconds between SIGTERM and SIGKILL for a group that is still there at the end."""
 
 _SUPPORTED: Final = hasattr(os, "killpg")  # POSIX; on Windows the SDK's job objects do this
-_live: set[int] = set()
+TAG: Final = "MCP_CONTRACT_SERVER"
+"""The environment variable that marks a server and everything it starts."""
+_live: dict[int, str] = {}
+"""Recorded groups, each with its server's tag."""
 _terminated: set[int] = set()
 """Groups already sent SIGTERM once: some servers take a second signal as "quit now"."""
 _folder: Path | None = None
@@ -41,12 +51,17 @@ def recorded() -> frozenset[int]:
     return frozenset(_live)
 
 
-def started(pid: int) -> None:
+def new_tag() -> str:
+    """A tag for a server about to start: unique across processes, runs and machines."""
+    return f"{os.getpid()}.{uuid.uuid4().hex[:12]}"
+
+
+def started(pid: int, tag: str) -> None:
     if not _SUPPORTED:
         return
-    _live.add(pid)
+    _live[pid] = tag
     if _folder is not None:
-        (_folder / str(pid)).touch()
+        (_folder / str(pid)).write_text(tag)
 
 
 def closed(pid: int) -> bool:
@@ -57,43 +72,82 @@ def closed(pid: int) -> bool:
     if pid not in _live:
         return False
     _reap(pid)
-    if not _alive(pid):
+    escaped = tagged({_live[pid]})
+    if not _alive(pid) and not escaped:
         _forget(pid)
         return False
     if pid not in _terminated:
         _terminated.add(pid)
         _signal_group(pid, signal.SIGTERM)
+        _signal_each(escaped, signal.SIGTERM)
     return True
 
 
 def forget_or_kill(pid: int) -> None:
     """After :func:`closed`'s grace: kill what is still there, and forget the group either way
     (a number kept after its group is gone could come to name someone else's)."""
-    if pid in _live and _alive(pid):
-        _signal_group(pid, signal.SIGKILL)
+    if pid in _live:
+        if _alive(pid):
+            _signal_group(pid, signal.SIGKILL)
+        _signal_each(tagged({_live[pid]}), signal.SIGKILL)
     _forget(pid)
 
 
-def end_all(pids: set[int] | None = None) -> None:
-    """End every recorded group (or ``pids``): SIGTERM, then SIGKILL for those still there."""
-    groups = {pid for pid in (_live if pids is None else pids) if _alive(pid) and _signal_group(pid, signal.SIGTERM)}
+def end_all(pids: set[int] | None = None, tags: set[str] | None = None) -> None:
+    """End every recorded group (or ``pids``) and what their servers started (or what carries ``tags``):
+    SIGTERM, then SIGKILL for those still there."""
+    chosen = set(_live) if pids is None else pids
+    tags = {_live[pid] for pid in chosen if pid in _live} | (tags or set())
+    groups = {pid for pid in chosen if _alive(pid) and _signal_group(pid, signal.SIGTERM)}
+    escaped = tagged(tags)
+    _signal_each(escaped, signal.SIGTERM)
     deadline = time.monotonic() + GRACE
-    while groups and time.monotonic() < deadline:
+    while (groups or escaped) and time.monotonic() < deadline:
         time.sleep(0.05)
         for pid in groups:
             _reap(pid)
         groups = {pid for pid in groups if _alive(pid)}
+        escaped = tagged(tags)
     for pid in groups:
         _signal_group(pid, signal.SIGKILL)
-    for pid in list(_live if pids is None else pids):
+    _signal_each(escaped, signal.SIGKILL)
+    for pid in chosen:
         _forget(pid)
 
 
 def end_recorded(folder: Path) -> None:
     """The controller's last step: end the groups workers recorded and never closed."""
-    pids = {int(entry.name) for entry in folder.glob("*") if entry.name.isdigit()} if folder.is_dir() else set()
-    end_all(pids)
+    entries = [entry for entry in folder.glob("*") if entry.name.isdigit()] if folder.is_dir() else []
+    tags = set()
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            tags.add(entry.read_text())
+    end_all({int(entry.name) for entry in entries}, tags - {""})
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def tagged(tags: set[str]) -> set[int]:
+    """The live processes, other than this one, started under one of ``tags`` (Linux; elsewhere none)."""
+    proc = Path("/proc")
+    if not tags or not proc.is_dir():
+        return set()
+    needles = [f"\0{TAG}={tag}\0".encode() for tag in tags]
+    found = set()
+    for entry in proc.iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                environment = b"\0" + (entry / "environ").read_bytes()  # empty for a zombie
+            except OSError:  # gone, or another user's
+                continue
+            if any(needle in environment for needle in needles):
+                found.add(int(entry.name))
+    return found
+
+
+def _signal_each(pids: set[int], signal_number: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal_number)
 
 
 def _signal_group(pid: int, signal_number: int) -> bool:
@@ -135,7 +189,7 @@ def _reap(pid: int) -> None:
 
 
 def _forget(pid: int) -> None:
-    _live.discard(pid)
+    _live.pop(pid, None)
     _terminated.discard(pid)
     if _folder is not None:
         (_folder / str(pid)).unlink(missing_ok=True)

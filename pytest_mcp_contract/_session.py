@@ -22,7 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._checks import check_tool, result_violations
-from pytest_mcp_contract._errors import UnknownToolError
+from pytest_mcp_contract._errors import ToolTimeoutError, UnknownToolError
 from pytest_mcp_contract._http import HttpTarget
 from pytest_mcp_contract._inprocess import (
     describe_cause,
@@ -32,6 +32,7 @@ from pytest_mcp_contract._inprocess import (
     take_cause_and_origin,
 )
 from pytest_mcp_contract._stdio import StdioTarget
+from pytest_mcp_contract._stdio_pipe import StdoutFault, Unreadable
 from pytest_mcp_contract._violations import ContractViolationError, Violation, noted_checks
 
 if TYPE_CHECKING:
@@ -71,6 +72,14 @@ class Connection(Protocol):
 
     def stderr_since(self, position: int) -> tuple[int, str]:
         """Where stderr ends now, and what the server wrote since ``position`` (for a failing test's report)."""
+        ...
+
+    def mark(self) -> object:
+        """Where the server's output stands now, for :meth:`meanwhile`."""
+        ...
+
+    def meanwhile(self, mark: object) -> str:
+        """A flood of output since ``mark``, as a sentence for a timeout's verdict, or ``""``."""
         ...
 
     @property
@@ -193,6 +202,10 @@ class ContractSession:
         self._faults: list[tuple[str, Exception]] = []
         """What the transport could not read (non-MCP text on a stdio server's stdout), and when."""
         self._started = False
+        self._calling: str | None = None
+        """The call in flight, which output read now belongs to."""
+        self._call_mark: object = None
+        """Where the server's output stood when the last call began."""
         self._noise_told = False
         """Whether a ``stdout-noise`` violation was reported: once per session, however many lines."""
         self._gone: str | None = None
@@ -255,7 +268,7 @@ class ContractSession:
         # The SDK hands transport faults (a stdout line that is not JSON-RPC) to the message handler
         # and goes on, as its clients do; the run must hear of it all the same (the spec forbids it).
         if isinstance(message, Exception):
-            when = "between calls" if self._started else "while starting"
+            when = self._calling or ("between calls" if self._started else "while starting")
             self._faults.append((when, message))
 
     def noise(self, tool: str) -> list[Violation]:
@@ -267,10 +280,10 @@ class ContractSession:
         if self._noise_told:
             return []
         self._noise_told = True
-        errors = getattr(fault, "errors", None)
-        line = errors()[0].get("input") if callable(errors) and errors() else None
-        if isinstance(line, str):
-            what = f"wrote a line to stdout that is not an MCP message {when}: {line[:200]!r}"
+        if isinstance(fault, StdoutFault):
+            # Why a banner is no message goes without saying; why a would-be message is not one does not.
+            why = f" ({fault.why})" if fault.line.lstrip().startswith(("{", "[")) else ""
+            what = f"wrote a line to stdout that is not an MCP message {when}: {fault.line!r}{why}"
         else:
             what = f"sent something that is not an MCP message {when}: {_explain(fault)}"
         later = " Later ones on this session are not reported again."
@@ -305,23 +318,31 @@ class ContractSession:
         """A raw ``tools/call``: the SDK client's own validation would raise before we see the result."""
         __tracebackhide__ = True
         request = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name=name, arguments=arguments))
-        before = len(self._faults)
-        with marked_call() as key:
-            try:
-                result = await self.client.session.send_request(request, mcp.types.CallToolResult)
-            except MCPError as error:
-                if self._closed_under_us(error):
-                    await self._went_away(
-                        f"tools/call {name!r}", error, "the tool crashed or killed the server.", _LATER_CALLS
-                    )
-                raise
-        if self.connection is not None:
-            await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
-            self._faults[before:] = [(f"during tools/call {name!r}", fault) for _when, fault in self._faults[before:]]
+        self._calling = f"during tools/call {name!r}"
+        self._call_mark = self.connection.mark() if self.connection is not None else None
+        try:
+            with marked_call() as key:
+                try:
+                    result = await self.client.session.send_request(request, mcp.types.CallToolResult)
+                except MCPError as error:
+                    if self._closed_under_us(error):
+                        await self._went_away(
+                            f"tools/call {name!r}", error, "the tool crashed or killed the server.", _LATER_CALLS
+                        )
+                    raise
+            if self.connection is not None:
+                await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
+        finally:
+            self._calling = None
         if not result.is_error:
             return Answer(result, None)
         cause, refused_return = take_cause_and_origin(self.server, key)
         return Answer(result, cause, refused_return)
+
+    def timed_out(self, name: str, limit: float) -> ToolTimeoutError:
+        """The error for a call that did not answer in time, naming a flood of output if there was one."""
+        meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
+        return ToolTimeoutError(name, limit, meanwhile)
 
     def _closed_under_us(self, error: BaseException) -> bool:
         """Whether a server of its own process or endpoint closed the connection (in process, none can)."""
@@ -438,17 +459,33 @@ class ContractSession:
     def refused(
         self, name: str, arguments: Mapping[str, Any] | None, error: MCPError, *, expect_error: bool
     ) -> NoReturn:
-        """A JSON-RPC error instead of a result: raised as it is if expected, else a ``tool-error``."""
+        """A JSON-RPC error instead of a result: raised as it is if expected, else a ``tool-error``;
+        an answer that could not be read is ``answer-unreadable`` either way."""
         __tracebackhide__ = True
-        if expect_error:
+        unreadable = self.unreadable(name, error)
+        if unreadable is not None:
+            violations = [unreadable]
+        elif expect_error:
             raise error
-        message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
-        violations = [Violation("tool-error", name, message)]
+        else:
+            message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
+            violations = [Violation("tool-error", name, message)]
         if self.referee is not None:
             violations = self.referee(server_name(self.server), name, None, violations)
         if not violations:  # allowed: the caller gets the SDK's error, as with expect_error=True
             raise error
         raise ContractViolationError(violations, tool=name, arguments=arguments) from error
+
+    def unreadable(self, name: str, error: MCPError) -> Violation | None:
+        """The ``answer-unreadable`` violation, when ``error`` stands for an answer the transport could not read."""
+        if not isinstance(error.error.data, Unreadable):
+            return None
+        return Violation(
+            "answer-unreadable",
+            name,
+            f"{server_label(self.server)} answered tools/call {name!r} with a line no MCP client can read: "
+            f"{error.error.data.why}. The call failed as that line came; the session goes on.",
+        )
 
 
 def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:

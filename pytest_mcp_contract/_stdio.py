@@ -1,22 +1,20 @@
 """Servers started as a command and spoken to over stdio: ``stdio:python -m weather_service.server``.
 
-The command is split as a POSIX shell would, but no shell runs it. The SDK's ``stdio_client``
-starts it in a process group of its own; when the connection closes it closes the server's stdin
-and ends the group only if the server itself outlives a grace period, so helpers a server left
-behind are ended by ``_reaper``. The server's stderr goes to a file of ours, so a failure can show
+The command is split as a POSIX shell would, but no shell runs it. ``_stdio_pipe`` starts it in a
+process group of its own; when the connection closes it closes the server's stdin and ends the
+group only if the server itself outlives a grace period, so helpers a server left behind are
+ended by ``_reaper``. The server's stderr goes to a file of ours, so a failure can show
 its last lines and exit code.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import shlex
 import shutil
 import signal
 import tempfile
-import warnings
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -27,7 +25,7 @@ import anyio
 
 from pytest_mcp_contract import _reaper
 from pytest_mcp_contract._environ import Value, reveal, revealed
-from pytest_mcp_contract._errors import McpContractWarning
+from pytest_mcp_contract._stdio_pipe import MAX_LINE, Noise, StdioPipe, size_in_words
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -36,6 +34,10 @@ PREFIX: Final = "stdio:"
 STDERR_LINES: Final = 20
 SECTION_LINES: Final = 200
 """At most this many stderr lines under a failing test."""
+SECTION_BYTES: Final = 64 * 1024
+"""And at most this much of them: a flood of long lines must not flood the report."""
+STDERR_FLOOD: Final = 1024 * 1024
+"""Stderr written during one call that a timeout's verdict mentions."""
 
 
 class StdioError(Exception):
@@ -87,37 +89,31 @@ class StdioConnection:
     def __init__(self, target: StdioTarget, errlog: ServerStderr) -> None:
         self.target = target
         self.errlog = errlog
+        self.pipe: StdioPipe | None = None
         self.process: Any = None
-        """The SDK's process object (``pid``, ``returncode``), when it can be found."""
+        """The server's process (``pid``, ``returncode``), once started."""
 
     @asynccontextmanager
     async def transport(self) -> AsyncIterator[TransportStreams]:
-        from mcp.client.stdio import StdioServerParameters, stdio_client
-
         __tracebackhide__ = True  # its locals hold the revealed environment: never shown under -l
-        # The server runs like it would from the user's shell (its venv, PYTHONPATH), plus the ini's env.
         target = self.target
-        parameters = StdioServerParameters(
-            command=target.command, args=target.args, env={**os.environ, **revealed(target.env)}, cwd=target.cwd
-        )
-        # A binary file where a text one is typed: the SDK only hands its descriptor to the process.
-        manager = stdio_client(parameters, errlog=self.errlog.file)  # type: ignore[arg-type]
+        tag = _reaper.new_tag()
+        # The server runs like it would from the user's shell (its venv, PYTHONPATH), plus the ini's env;
+        # the tag finds the helpers it starts, even those that leave its process group.
+        environment = {**os.environ, **revealed(target.env), _reaper.TAG: tag}
+        self.pipe = StdioPipe(target.command, target.args, environment, target.cwd, self.errlog.file)
         pid = None
         try:
-            async with manager as streams:
-                # The SDK keeps its process object to itself; its pid and exit code are worth a look in the frame.
-                frame = getattr(getattr(manager, "gen", None), "ag_frame", None)
-                self.process = frame.f_locals.get("process") if frame is not None else None
+            async with self.pipe.streams() as streams:
+                self.process = self.pipe.process
                 pid = getattr(self.process, "pid", None)
                 if pid is not None:
-                    _reaper.started(pid)
-                else:
-                    _cannot_see_the_process()
+                    _reaper.started(pid, tag)
                 yield streams
         finally:
             self.errlog.keep()  # the process is gone: what it wrote stays readable once the file closes
             if pid is not None:
-                # Helpers the server left in its group: ended now, without stalling the event loop.
+                # Helpers the server left behind: ended now, without stalling the event loop.
                 with anyio.CancelScope(shield=True), anyio.move_on_after(_reaper.GRACE):
                     while _reaper.closed(pid):
                         await anyio.sleep(0.05)
@@ -138,6 +134,31 @@ class StdioConnection:
     def stderr(self) -> str:
         return self.errlog.tail()
 
+    def mark(self) -> tuple[int, int, int]:
+        noise = self.pipe.noise if self.pipe is not None else Noise()
+        return noise.lines, noise.size, self.errlog.size()
+
+    def meanwhile(self, mark: object) -> str:
+        """A flood since ``mark``, in words: stray stdout lines, a stdout line without end, heaps of stderr."""
+        lines, size, stderr_at = mark if isinstance(mark, tuple) else (0, 0, 0)
+        noise = self.pipe.noise if self.pipe is not None else Noise()
+        floods = []
+        count = noise.lines - lines - (1 if noise.open_line else 0)  # the open line is told apart
+        if count > 0:
+            stray = size_in_words(noise.size - size - noise.open_line)
+            floods.append(
+                f"{count:,} line{'s' * (count != 1)} ({stray}) to stdout that "
+                f"{'is not an MCP message' if count == 1 else 'are not MCP messages'}"
+            )
+        if noise.open_line:
+            floods.append(
+                f"a stdout line of {size_in_words(noise.open_line)} with no end yet, more than the "
+                f"{size_in_words(MAX_LINE)} read: no message after it can be read until it ends"
+            )
+        if self.errlog.size() - stderr_at > STDERR_FLOOD:
+            floods.append(f"{size_in_words(self.errlog.size() - stderr_at)} to stderr")
+        return f" Meanwhile the server wrote {' and '.join(floods)}." if floods else ""
+
     @property
     def label(self) -> str:
         return self.target.label
@@ -146,10 +167,11 @@ class StdioConnection:
         return self.errlog.size()
 
     def stderr_since(self, position: int) -> tuple[int, str]:
-        end, text = self.errlog.since(position)
+        end, text = self.errlog.since(position, at_most=SECTION_BYTES)
         lines = text.splitlines()
-        if len(lines) > SECTION_LINES:
-            lines = [f"[{len(lines) - SECTION_LINES} earlier lines left out]", *lines[-SECTION_LINES:]]
+        if len(lines) > SECTION_LINES or end - position > SECTION_BYTES:
+            shown = "\n".join(lines[-SECTION_LINES:])
+            return end, f"[{size_in_words(end - position - len(shown.encode()))} earlier left out]\n{shown}"
         return end, "\n".join(lines)
 
 
@@ -191,15 +213,16 @@ class ServerStderr:
         except (OSError, ValueError):
             return 0
 
-    def since(self, position: int) -> tuple[int, str]:
-        """Where the file ends now, and its text from ``position`` on."""
+    def since(self, position: int, *, at_most: int | None = None) -> tuple[int, str]:
+        """Where the file ends now, and its text from ``position`` on (its last ``at_most`` bytes)."""
+        end = self.size()
+        offset = position if at_most is None else max(position, end - at_most)
         if self._kept is not None:
             start, data = self._kept
-            offset = max(position, start)
+            offset = max(offset, start)
             data = data[offset - start :]
         else:
-            offset = position
-            data = self._read(position, self.size())
+            data = self._read(offset, end)
         return offset + len(data), _text(data, cut=offset > position)
 
     def tail(self) -> str:
@@ -233,18 +256,6 @@ def _text(data: bytes, *, cut: bool) -> str:
     if cut:
         data = data.partition(b"\n")[2]
     return data.decode("utf-8", errors="replace")
-
-
-@functools.cache
-def _cannot_see_the_process() -> None:
-    """Said once: a newer SDK may keep its process object elsewhere; the run still works without it."""
-    warnings.warn(
-        McpContractWarning(
-            "pytest-mcp-contract cannot see the server processes this mcp SDK starts: failures will not show "
-            "their exit codes, and helper processes a server leaves behind are not ended by the plugin"
-        ),
-        stacklevel=2,
-    )
 
 
 EXIT_WAIT: Final = 1.0

@@ -24,7 +24,7 @@ import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError
+from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._session import (
     ContractSession,
     Referee,
@@ -407,7 +407,10 @@ class McpContract:
         __tracebackhide__ = True
         limit = self._session.timeout if timeout is None else timeout
         return self._host.run(
-            self._session.request(name, arguments), limit, lambda: ToolTimeoutError(name, limit), label=f"tool {name!r}"
+            self._session.request(name, arguments),
+            limit,
+            lambda: self._session.timed_out(name, limit),
+            label=f"tool {name!r}",
         )
 
     def _result_violations(self, name: str, result: CallToolResult) -> list[Violation]:

@@ -19,6 +19,7 @@ CheckId = Literal[
     "tool-error",
     "input-crash",
     "stdout-noise",
+    "answer-unreadable",
 ]
 
 CHECKS: Final[Mapping[CheckId, str]] = {
@@ -62,6 +63,10 @@ CHECKS: Final[Mapping[CheckId, str]] = {
     "stdout-noise": (
         "Over stdio, stdout carries MCP messages only: send logs and banners to stderr (Python: "
         "print(..., file=sys.stderr) or logging; Node: console.error)."
+    ),
+    "answer-unreadable": (
+        "Write each message as one line of UTF-8 JSON: no raw bytes in strings, no lone surrogate escapes "
+        "(\\ud800 alone), at most 200 levels deep. Look at how the tool builds its result."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

@@ -105,7 +105,7 @@ def test_a_run_ends_only_the_servers_it_started(lifecycle: Project) -> None:
     # A server of an outer run (here: a sleeping process in a group of its own), recorded before
     # an inner run in the same process, as pytester's in-process runs are.
     outer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
-    _reaper.started(outer.pid)
+    _reaper.started(outer.pid, _reaper.new_tag())
     try:
         lifecycle.tests(SPAWN + "\ndef test_spawn(mcp_contract):\n    spawn(mcp_contract)\n")
         lifecycle.run().assert_outcomes(passed=1)

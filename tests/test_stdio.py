@@ -5,16 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_failure, running
 
-from pytest_mcp_contract import McpContract, McpContractWarning
-from pytest_mcp_contract._stdio import ServerStderr, _cannot_see_the_process, stdio_target
+from pytest_mcp_contract._stdio import ServerStderr
 
 PYTHON = sys.executable
 LIFECYCLE = f"stdio:{PYTHON} {SERVERS / 'lifecycle.py'}"
@@ -379,25 +375,6 @@ def test_a_server_that_dies_while_listing_its_tools_shows_how_it_ended(plain: Pr
         f"the stdio server '{LIFECYCLE} --die-on-list' closed the connection during tools/list: it crashed or "
         "exited. The server process exited with code 4.\nThe server's stderr ends with:\n    fatal: no tools table"
     )
-
-
-def test_an_sdk_that_hides_its_process_gets_one_warning_and_still_works(monkeypatch: pytest.MonkeyPatch) -> None:
-    import mcp.client.stdio
-
-    real = mcp.client.stdio.stdio_client
-
-    @asynccontextmanager
-    async def hidden(parameters: Any, errlog: Any) -> AsyncIterator[Any]:  # no local named "process"
-        async with real(parameters, errlog=errlog) as streams:
-            yield streams
-
-    monkeypatch.setattr(mcp.client.stdio, "stdio_client", hidden)
-    _cannot_see_the_process.cache_clear()
-    target = stdio_target(LIFECYCLE, Path.cwd(), {}, None)
-    warned = pytest.warns(McpContractWarning, match="cannot see the server processes this mcp SDK starts")
-    with warned, McpContract(target, timeout=30) as contract:
-        assert contract.call_tool("ok").structured_content == {"result": 1}
-    _cannot_see_the_process.cache_clear()
 
 
 def test_what_the_server_wrote_stays_readable_once_it_is_gone() -> None:

@@ -1,0 +1,207 @@
+"""Answers no client can read, and stdout or stderr floods, over stdio (``contract_servers/garbled.py``).
+
+An unreadable answer fails the call it belongs to when it comes, saying what is wrong with it, and the
+next call is judged on its own answer; a flood costs bounded memory and output, and the verdict names it.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import SERVERS, Project
+
+from pytest_mcp_contract._stdio_pipe import answer_id
+
+GARBLED = f"stdio:{sys.executable} {SERVERS / 'garbled.py'}"
+LABEL = f"the stdio server '{GARBLED}'"
+
+
+@pytest.fixture
+def garbled(project: Project) -> Project:
+    project.configure(GARBLED, mcp_contract_timeout="30")
+    return project
+
+
+def _then_ok(tool: str) -> str:
+    return f"""
+def test_unreadable(mcp_contract):
+    mcp_contract.call_tool({tool!r})
+
+def test_next_call(mcp_contract):
+    assert mcp_contract.call_tool("ok").structured_content == {{"result": 1}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("tool", "why"),
+    [
+        ("bad_utf8", "byte 57 (0xe9) is not UTF-8: invalid continuation byte"),
+        (
+            "lone_surrogate",
+            "it holds a lone surrogate escape (\\ud800) at byte 54, which stands for no Unicode character",
+        ),
+        ("too_deep", "its JSON nests deeper than 200 levels, more than the SDK's JSON reader goes"),
+        ("cut_short", "it is not JSON (EOF while parsing a string at line 1 column 54)"),
+        ("glued", "it came on one line after other output ('progress: 100%'): every message needs a line of its own"),
+    ],
+)
+def test_an_unreadable_answer_fails_its_own_call_at_once_and_the_next_call_is_judged_alone(
+    garbled: Project, tool: str, why: str
+) -> None:
+    garbled.tests(_then_ok(tool))
+    started = time.monotonic()
+    result = garbled.run()
+    elapsed = time.monotonic() - started
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_unreadable _*",
+            "E       [[]answer-unreadable[]]",
+            f"E         {LABEL} answered tools/call '{tool}' with a line no MCP client can read: {why}. "
+            "The call failed as that line came; the session goes on.",
+            "E       Next step:",
+            "E       - answer-unreadable: Write each message as one line of UTF-8 JSON: no raw bytes in strings, "
+            "no lone surrogate escapes (\\ud800 alone), at most 200 levels deep. Look at how the tool builds "
+            "its result.",
+        ]
+    )
+    output = result.stdout.str()
+    assert "stdout-noise" not in output  # the bad answer is not blamed on the next call
+    assert "ExceptionGroup" not in output
+    assert "did not answer" not in output
+    assert elapsed < 10  # at once, not after the 30 s timeout (10 s: a slow machine's start-up)
+
+
+def test_an_unreadable_answer_can_be_expected_by_a_marker(garbled: Project) -> None:
+    garbled.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_violation("answer-unreadable", tool="bad_utf8")
+        def test_known(mcp_contract):
+            with pytest.raises(Exception, match="is not UTF-8"):
+                mcp_contract.call_tool("bad_utf8")
+        """
+    )
+    garbled.run().assert_outcomes(passed=1)
+
+
+def test_a_stray_line_during_a_call_is_noise_not_the_answer(garbled: Project) -> None:
+    # The answer comes after the stray line and is checked as usual: the call fails for the noise only.
+    garbled.tests(
+        """
+        from pytest_mcp_contract import ContractViolationError
+
+        def test_chatty(mcp_contract):
+            try:
+                mcp_contract.call_tool("chatty")
+            except ContractViolationError as error:
+                assert [violation.check for violation in error.violations] == ["stdout-noise"]
+                raise
+        """
+    )
+    result = garbled.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"E *{LABEL} wrote a line to stdout that is not an MCP message during tools/call 'chatty': "
+            "'looking it up...'. Later ones on this session are not reported again.",
+        ]
+    )
+
+
+FLOOD_RUN = """
+import resource, sys, time
+from pathlib import Path
+from pytest_mcp_contract import ContractViolationError, McpContract, ToolTimeoutError
+from pytest_mcp_contract._stdio import stdio_target
+
+target = stdio_target({target!r}, Path.cwd(), {{}}, None)
+with McpContract(target, timeout=4) as contract:
+    started = time.monotonic()
+    try:
+        contract.call_tool({tool!r}, {{"megabytes": {megabytes}}})
+    except ToolTimeoutError as error:
+        print("verdict:", error)
+    print("seconds:", round(time.monotonic() - started, 1))
+    try:
+        print("next call:", contract.call_tool("ok", timeout=10).structured_content if {then_ok} else None)
+    except ContractViolationError as error:
+        print("next call:", [violation.check for violation in error.violations])
+print("peak MiB:", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def _flood(tool: str, megabytes: int, *, then_ok: bool) -> dict[str, str]:
+    script = FLOOD_RUN.format(target=GARBLED, tool=tool, megabytes=megabytes, then_ok=then_ok)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    assert len(run.stdout) + len(run.stderr) < 5000  # no per-line logging, no traceback
+    return dict(line.split(": ", 1) for line in run.stdout.splitlines())
+
+
+def test_a_stdout_flood_costs_bounded_memory_and_the_verdict_names_it() -> None:
+    seen = _flood("flood", 300, then_ok=True)
+    assert re.fullmatch(
+        r"tool 'flood' did not answer within 4 s, so the call was abandoned and the session goes on\. Meanwhile the "
+        r"server wrote [\d,]+ lines \([\d.]+ MiB\) to stdout that are not MCP messages\. Find why the tool "
+        r"floods its output; logs belong on stderr, in moderation\.",
+        seen["verdict"],
+    ), seen["verdict"]
+    assert float(seen["seconds"]) < 6
+    assert seen["next call"] == "['stdout-noise']"  # the session went on; the flood's first line is reported once
+    assert int(seen["peak MiB"]) < 200  # 300 MiB went by
+
+
+def test_a_stdout_line_without_end_is_cut_at_64_mib_and_named() -> None:
+    seen = _flood("endless_line", 150, then_ok=False)
+    assert seen["verdict"] == (
+        "tool 'endless_line' did not answer within 4 s, so the call was abandoned and the session goes on. "
+        "Meanwhile the server wrote a stdout line of 150 MiB with no end yet, more than the 64 MiB read: no "
+        "message after it can be read until it ends. Find why the tool floods its output; logs belong on "
+        "stderr, in moderation."
+    )
+    assert int(seen["peak MiB"]) < 300  # at most one line of 64 MiB held, and a copy of it
+
+
+def test_a_stderr_flood_is_cut_in_the_report(garbled: Project) -> None:
+    garbled.tests(
+        """
+        def test_loud(mcp_contract):
+            mcp_contract.call_tool("stderr_flood", {"megabytes": 40})
+            assert False, "fails, so its stderr is shown"
+        """
+    )
+    result = garbled.run("--junitxml=junit.xml")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert len(output) < 100_000  # 40 MiB were written
+    result.stdout.fnmatch_lines(["- Captured stderr call from the stdio server *", "[[]39.9 MiB earlier left out[]]"])
+    assert (garbled.pytester.path / "junit.xml").stat().st_size < 100_000
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        (b'{"jsonrpc":"2.0","id":7,"result":{"a":"\xff"}}', "7"),
+        (b'{"result":{"content":[{"id":99}]},"jsonrpc":"2.0","id":"abc"}', "abc"),  # nested ids do not count
+        (b'{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage"}', None),  # a request, not an answer
+        (b'{"result":{"text":"\\"id\\": 4, {"}, "id": 5}', "5"),  # brackets and ids inside strings are text
+        (b"looking it up...", None),
+        (b'{"jsonrpc":"2.0","id":8,"result":' + b"[" * 5000 + b"]" * 5000 + b"}", "8"),
+    ],
+)
+def test_the_id_of_an_unreadable_answer_is_found_at_its_top_level(line: bytes, found: str | None) -> None:
+    assert answer_id(line) == found
+
+
+@pytest.mark.parametrize(("ending", "found"), [(b', "id": 1}', "1"), (b"]]]", None)])
+def test_finding_the_id_of_a_hostile_line_takes_bounded_time(ending: bytes, found: str | None) -> None:
+    line = b'{"result":' + b"[" * 10_000_000 + ending  # too many brackets to walk: only its end is read
+    started = time.monotonic()
+    assert answer_id(line) == found
+    assert time.monotonic() - started < 2
