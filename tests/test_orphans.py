@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import SERVERS, Project, running
@@ -22,8 +23,8 @@ LIFECYCLE = f"stdio:{sys.executable} {SERVERS / 'lifecycle.py'}"
 SPAWN = """
 import json, os, pathlib
 
-def spawn(mcp_contract):
-    pids = mcp_contract.call_tool("spawn").structured_content["result"]
+def spawn(mcp_contract, tool="spawn"):
+    pids = mcp_contract.call_tool(tool).structured_content["result"]
     pathlib.Path("pids.json").write_text(json.dumps(pids))
     return pids
 """
@@ -53,6 +54,22 @@ def test_a_helper_the_server_started_ends_with_the_run(lifecycle: Project) -> No
     assert _left_running(lifecycle) == []
 
 
+def test_a_helper_that_left_the_servers_group_ends_with_the_session(lifecycle: Project) -> None:
+    # setsid() takes it out of the group the server's close ends: it is found by its environment.
+    lifecycle.tests(
+        SPAWN
+        + """
+def test_detached(mcp_contract):
+    server, helper = spawn(mcp_contract, "spawn_detached")
+    assert os.getpgid(helper) != os.getpgid(server)
+"""
+    )
+    started = time.monotonic()
+    lifecycle.run().assert_outcomes(passed=1)
+    assert _left_running(lifecycle) == []
+    assert time.monotonic() - started < 15
+
+
 def test_a_failing_fixture_leaves_nothing_running(lifecycle: Project) -> None:
     lifecycle.tests(
         SPAWN
@@ -72,11 +89,23 @@ def test_uses_it(broken):
     assert _left_running(lifecycle) == []
 
 
-@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda sent: sent.name)
-def test_ctrl_c_or_a_termination_signal_leaves_nothing_running(lifecycle: Project, sent: signal.Signals) -> None:
+@pytest.mark.parametrize(
+    ("sent", "tool"),
+    [
+        (signal.SIGINT, "spawn"),
+        (signal.SIGTERM, "spawn"),
+        (signal.SIGHUP, "spawn"),
+        (signal.SIGTERM, "spawn_detached"),
+    ],
+    ids=lambda value: value.name if isinstance(value, signal.Signals) else value,
+)
+def test_ctrl_c_or_a_termination_signal_leaves_nothing_running(
+    lifecycle: Project, sent: signal.Signals, tool: str
+) -> None:
     # SIGTERM is what timeout(1) and CI cancellation send; SIGHUP what a closed terminal sends.
     lifecycle.tests(
-        SPAWN + "\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract)\n    time.sleep(60)\n"
+        SPAWN
+        + f"\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract, {tool!r})\n    time.sleep(60)\n"
     )
     process = lifecycle.pytester.popen(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], stdout=sys.stdout, stderr=sys.stderr
@@ -99,6 +128,40 @@ def test_an_xdist_worker_that_dies_leaves_nothing_running(lifecycle: Project) ->
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*worker 'gw0' crashed while running 'test_contract.py::test_dies'*"])
     assert _left_running(lifecycle) == []
+
+
+def test_sigterm_ends_a_server_blocked_in_a_tool_that_ignores_it(lifecycle: Project) -> None:
+    lifecycle.configure(LIFECYCLE, mcp_contract_timeout="60")
+    lifecycle.tests(
+        """
+import pathlib
+
+def test_blocks(mcp_contract):
+    pathlib.Path("blocking").touch()
+    mcp_contract.call_tool("block")
+"""
+    )
+    process = lifecycle.pytester.popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], stdout=sys.stdout, stderr=sys.stderr
+    )
+    marker = lifecycle.pytester.path / "blocking"
+    deadline = time.monotonic() + 60
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # into the tool
+    servers = _servers_of(process.pid)
+    assert len(servers) == 1
+    started = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
+    assert time.monotonic() - started < 10  # the server's 2 s to exit, 2 s after SIGTERM, then SIGKILL
+    assert not any(running(pid) for pid in servers)
+
+
+def _servers_of(pid: int) -> list[int]:
+    """The server processes a pytest process started (its children running lifecycle.py)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in children if "lifecycle.py" in Path(f"/proc/{child}/cmdline").read_text()]
 
 
 def test_a_run_ends_only_the_servers_it_started(lifecycle: Project) -> None:

@@ -58,6 +58,23 @@ def spawn() -> list[int]:
 
 
 @server.tool()
+def spawn_detached() -> list[int]:
+    """Starts a helper that leaves the server's group and session (setsid), as daemons do; returns both pids."""
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    return [os.getpid(), helper.pid]
+
+
+@server.tool()
+def block() -> int:
+    """Blocks its worker thread far past any timeout, ignoring SIGTERM: only SIGKILL ends the server."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    import time
+
+    time.sleep(3600)
+    return 0
+
+
+@server.tool()
 def die() -> int:
     """Crashes the whole server in the middle of the call."""
     print("fatal: the disk is on fire", file=sys.stderr, flush=True)
