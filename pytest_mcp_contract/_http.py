@@ -75,6 +75,8 @@ class HttpConnection:
     def __init__(self, target: HttpTarget) -> None:
         self.target = target
         self.status: tuple[int, str] | None = None
+        self.errors = 0
+        """HTTP error statuses met so far: :meth:`meanwhile` names one met during a call."""
 
     @asynccontextmanager
     async def transport(self) -> AsyncIterator[TransportStreams]:
@@ -84,6 +86,7 @@ class HttpConnection:
         async def remember(response: httpx2.Response) -> None:
             if response.status_code >= 400:
                 self.status = (response.status_code, response.reason_phrase)
+                self.errors += 1
 
         __tracebackhide__ = True  # the client holds the revealed headers: never shown under -l
         client = httpx2.AsyncClient(
@@ -133,10 +136,13 @@ class HttpConnection:
         return position, ""
 
     def mark(self) -> object:
-        return None
+        return self.errors
 
     def meanwhile(self, mark: object) -> str:
-        return ""
+        """The HTTP error status met since ``mark``: the SDK's own message for it omits the status."""
+        if self.status is None or not isinstance(mark, int) or self.errors == mark:
+            return ""
+        return f" The endpoint answered HTTP {self.status[0]} {self.status[1]}."
 
     @property
     def label(self) -> str:

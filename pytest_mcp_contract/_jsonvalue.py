@@ -157,6 +157,22 @@ def render(value: Any, limit: int = 80) -> str:
     return text
 
 
+def render_apart(a: Any, b: Any, limit: int = 80) -> tuple[str, str]:
+    """Both values rendered, so that two that differ never look the same: two long strings that
+    differ only past the limit are shown around their first difference, which is named."""
+    shown = render(a, limit), render(b, limit)
+    if shown[0] != shown[1] or not (isinstance(a, str) and isinstance(b, str)) or a == b:
+        return shown
+    at = next((index for index, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    start = max(at - limit // 3, 0)
+
+    def window(text: str) -> str:
+        part = render(text[start:], limit)[1:]  # without its opening quote: it is not the string's start
+        return f'"…{part}' if start else f'"{part}'
+
+    return f"{window(a)} (from character {at:,} on)", window(b)
+
+
 def _scalar_text(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
         digits = str(decimal.Decimal(value))  # str(int) refuses these

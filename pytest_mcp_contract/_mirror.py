@@ -32,6 +32,7 @@ from pytest_mcp_contract._jsonvalue import (
     parse,
     pointer,
     render,
+    render_apart,
     same,
     show_pointer,
 )
@@ -196,7 +197,8 @@ def _difference(place: str, said: Any, held: Any, where: str) -> str:
         return f"has {render(said)} at {spot}, a key {where} does not have"
     if said is MISSING:
         return f"lacks {spot}, which {where} has ({render(held)})"
-    return f"has {render(said)} at {spot} where {where} has {render(held)}{_not_json(said, held)}"
+    said_shown, held_shown = render_apart(said, held)
+    return f"has {said_shown} at {spot} where {where} has {held_shown}{_not_json(said, held)}"
 
 
 # --- any other value: it must be shown ---------------------------------------------------------------

@@ -47,6 +47,14 @@ class ToolRecord:
     """Violations in calls carried by ``mcp_contract_allow``."""
     allowed_checks: list[str] = field(default_factory=list)
     """Tool-check violations carried by ``mcp_contract_allow``."""
+
+    @property
+    def shown(self) -> str:
+        """The name as the summary and report print it: a name with a newline, NUL, backtick or pipe
+        in it is shown as a JSON string, so it can neither break a table nor pass for another name."""
+        plain = self.name.isprintable() and not any(mark in self.name for mark in "`|")
+        return self.name if plain else json.dumps(self.name).replace("|", "\\u007c").replace("`", "\\u0060")
+
     noted: Counter[str] = field(default_factory=Counter)
     """Calls with a finding the project does not enforce (``content-prose``)."""
     fuzzed: bool = False
@@ -168,7 +176,7 @@ class ContractReport:
             facts.append(("schema snapshots", text))
         checked = [tool for tool in tools if tool.checks is not None]
         if checked:
-            failed = sorted(f"{tool.name} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
+            failed = sorted(f"{tool.shown} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
             text = f"{len(checked) - len(failed)} passed, {len(failed)} failed"
             facts.append(("tool checks", text + (f": {'; '.join(failed)}" if failed else "")))
         if self.removed:
@@ -190,7 +198,7 @@ class ContractReport:
         if self.not_called:
             text = ", ".join(self.not_called)
             facts.append(("tools not called", f"{text} (give them example calls: see mcp_contract_cases)"))
-        prose = sorted(f"{tool.name} ({_plural(tool.noted['content-prose'], 'call')})" for tool in tools if tool.noted)
+        prose = sorted(f"{tool.shown} ({_plural(tool.noted['content-prose'], 'call')})" for tool in tools if tool.noted)
         if prose:
             facts.append(
                 (
@@ -223,7 +231,7 @@ class ContractReport:
         facts = [("generated calls", f"{calls} ({distinct} distinct), answered with a result: {results}")]
         # A tool with a finding has its failure to show instead.
         stuck = [
-            f"{tool.name} ({tool.fuzz_calls} calls)" for tool in fuzzed if not (tool.fuzz_results or tool.fuzz_found)
+            f"{tool.shown} ({tool.fuzz_calls} calls)" for tool in fuzzed if not (tool.fuzz_results or tool.fuzz_found)
         ]
         if stuck:
             facts.append(
@@ -233,7 +241,7 @@ class ContractReport:
                     "cases to the mcp_contract_cases file: generated calls draw on both",
                 )
             )
-        short = [f"{tool.name} ({tool.fuzz_calls} calls)" for tool in fuzzed if tool.fuzz_cut_short]
+        short = [f"{tool.shown} ({tool.fuzz_calls} calls)" for tool in fuzzed if tool.fuzz_cut_short]
         if short:
             facts.append(
                 (
@@ -258,7 +266,7 @@ class ContractReport:
             out += ["", "| tool | schema snapshot | tool checks | calls | violations in calls |", _RULE]
             for tool in tools:
                 out.append(
-                    f"| `{tool.name}` | {_schema_cell(tool)} | {_checks_cell(tool)} | {tool.calls} "
+                    f"| `{tool.shown}` | {_schema_cell(tool)} | {_checks_cell(tool)} | {tool.calls} "
                     f"| {_violations_cell(tool)} |"
                 )
             for tool in tools:
@@ -281,7 +289,7 @@ def _terminal_row(tool: ToolRecord) -> tuple[str, ...]:
     checks = "—" if tool.checks is None else "failed" if tool.checks else "passed"
     allowed = sum(tool.allowed.values()) + len(tool.allowed_checks)
     counts = (tool.calls, sum(tool.call_violations.values()), sum(tool.expected_violations.values()), allowed)
-    return (tool.name, schema, checks, *(str(count) for count in counts))
+    return (tool.shown, schema, checks, *(str(count) for count in counts))
 
 
 def _change_counts(tool: ToolRecord) -> Counter[str]:
@@ -319,7 +327,7 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
     changes = schema.get("changes", [])
     if not changes and not tool.checks and not tool.call_violations and schema.get("state") != "missing":
         return []
-    blocks = [f"{heading} `{tool.name}`"]  # paragraphs, joined by blank lines below
+    blocks = [f"{heading} `{tool.shown}`"]  # paragraphs, joined by blank lines below
     if schema:
         blocks.append(f"Schema snapshot `{schema['file']}`: {schema['state']}.")
     for kind in KINDS:

@@ -79,7 +79,8 @@ class Connection(Protocol):
         ...
 
     def meanwhile(self, mark: object) -> str:
-        """A flood of output since ``mark``, as a sentence for a timeout's verdict, or ``""``."""
+        """What the connection met since ``mark`` that a verdict should name (a flood of output, an
+        HTTP error status), as a sentence, or ``""``."""
         ...
 
     @property
@@ -234,7 +235,7 @@ class ContractSession:
             raise SessionError(
                 f"could not open an MCP session to {server_label(self.server)}: {_explain(cause)}."
                 f"{await self._hint(cause)}{self._stderr()}"
-            ) from error
+            ) from self._chained(error)
         if isinstance(self.server, EXTERNAL) and self._client.server_info is not None:
             told = self._client.server_info.name
             if self.server.reported_name and told != self.server.reported_name:
@@ -249,6 +250,11 @@ class ContractSession:
             raise
         stack.push_async_exit(connection)
         self._started = True
+
+    def _chained(self, error: BaseException) -> BaseException | None:
+        """The cause to chain to a session error: in process, the server's own traceback is worth
+        showing; for a server outside, it would be only the SDK's and httpx's frames, which the message sums up."""
+        return None if isinstance(self.server, EXTERNAL) else error
 
     async def _hint(self, error: BaseException | None) -> str:
         return "" if self.connection is None else await self.connection.hint(error)
@@ -308,7 +314,7 @@ class ContractSession:
             raise SessionError(
                 f"tools/list failed on {server_label(self.server)}: {_explain(error)}. "
                 "Fix the server's tool listing; no tool can be checked without it."
-            ) from error
+            ) from self._chained(error)
         raise SessionError(f"tools/list on {server_label(self.server)} returned more than {MAX_PAGES} pages")
 
     async def refresh_tools(self) -> None:
@@ -469,12 +475,16 @@ class ContractSession:
             raise error
         else:
             message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
+            meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
+            if meanwhile:  # an HTTP status the SDK's message leaves out
+                message = f"{message.rstrip('.')}.{meanwhile}"
             violations = [Violation("tool-error", name, message)]
         if self.referee is not None:
             violations = self.referee(server_name(self.server), name, None, violations)
         if not violations:  # allowed: the caller gets the SDK's error, as with expect_error=True
             raise error
-        raise ContractViolationError(violations, tool=name, arguments=arguments) from error
+        # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
+        raise ContractViolationError(violations, tool=name, arguments=arguments) from None
 
     def unreadable(self, name: str, error: MCPError) -> Violation | None:
         """The ``answer-unreadable`` violation, when ``error`` stands for an answer the transport could not read."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -336,3 +337,17 @@ def test_a_number_beyond_a_float_is_named_as_it_was_written() -> None:
             "(Python reads it as Infinity)",
         )
     ]
+
+
+def test_two_long_strings_that_differ_only_at_the_end_are_shown_where_they_differ() -> None:
+    head = "The forecast for the coming week: " + "sunny, " * 30
+    structured = {"summary": head + "then rain", "days": 7}
+    text = json.dumps({"summary": head + "then snow", "days": 7})
+    [(place, message)] = _mismatches(OBJECT, structured, text)
+    assert place == "/summary"
+    said, held = message.removeprefix("text block 0 (JSON) has ").split(" at /summary where structured_content has ")
+    assert said.endswith(" (from character 249 on)")
+    assert said.startswith('"…')
+    assert "then snow" in said
+    assert held.startswith('"…')
+    assert "then rain" in held

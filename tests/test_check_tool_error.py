@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 import pytest
-from conftest import Project, make_result, make_tool, target
+from conftest import SERVERS, Project, make_result, make_tool, target
 
 from pytest_mcp_contract import check_result
 
@@ -91,8 +92,10 @@ def test_expected_errors_pass_and_unexpected_success_fails(project: Project) -> 
     )
 
 
-def test_a_json_rpc_error_is_a_tool_error_unless_expected(project: Project) -> None:
-    project.configure(target("wire"))
+@pytest.mark.parametrize("over", ["in process", "stdio"])
+def test_a_json_rpc_error_is_a_tool_error_unless_expected(project: Project, over: str) -> None:
+    server = target("wire") if over == "in process" else f"stdio:{sys.executable} {SERVERS / 'wire.py'}"
+    project.configure(server)
     project.tests(
         """
         import pytest
@@ -115,6 +118,11 @@ def test_a_json_rpc_error_is_a_tool_error_unless_expected(project: Project) -> N
             "-32001: quota exhausted",
         ]
     )
+    # The message says it all: no chained traceback through the SDK's frames (12 KB of them, once).
+    output = result.stdout.str()
+    assert "The above exception was the direct cause" not in output
+    assert "mcp/shared/jsonrpc_dispatcher.py" not in output
+    assert len(output) < 4000
 
 
 def test_cause_hidden_by_the_log_level_is_explained(project: Project, pytester: pytest.Pytester) -> None:

@@ -69,8 +69,8 @@ def test_headers_take_the_token_from_the_environment(
     monkeypatch.setenv("LIFECYCLE_TOKEN", "s3cret")
     plain.configure(token_server, suite=True, mcp_contract_headers="Authorization: Bearer ${LIFECYCLE_TOKEN}")
     result = plain.run("-m", "mcp_contract", "--snapshot-update")
-    result.assert_outcomes(passed=10, deselected=1)  # schema and checks items of the five tools
-    result.stdout.fnmatch_lines(["5 snapshots generated."])
+    result.assert_outcomes(passed=16, deselected=1)  # schema and checks items of the eight tools
+    result.stdout.fnmatch_lines(["8 snapshots generated."])
     monkeypatch.setenv("LIFECYCLE_TOKEN", "wrong")
     assert listing_failure(plain).endswith(
         "The endpoint answered HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization): "

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SERVERS, Project, running
@@ -107,13 +108,7 @@ def test_ctrl_c_or_a_termination_signal_leaves_nothing_running(
         SPAWN
         + f"\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract, {tool!r})\n    time.sleep(60)\n"
     )
-    process = lifecycle.pytester.popen(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], stdout=sys.stdout, stderr=sys.stderr
-    )
-    pids = lifecycle.pytester.path / "pids.json"
-    deadline = time.monotonic() + 60
-    while not pids.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    process = _started_until(lifecycle, "pids.json")
     time.sleep(0.2)  # into the test's sleep
     started = time.monotonic()
     process.send_signal(sent)
@@ -138,16 +133,10 @@ import pathlib
 
 def test_blocks(mcp_contract):
     pathlib.Path("blocking").touch()
-    mcp_contract.call_tool("block")
+    mcp_contract.call_tool("hang")
 """
     )
-    process = lifecycle.pytester.popen(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], stdout=sys.stdout, stderr=sys.stderr
-    )
-    marker = lifecycle.pytester.path / "blocking"
-    deadline = time.monotonic() + 60
-    while not marker.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    process = _started_until(lifecycle, "blocking")
     time.sleep(0.5)  # into the tool
     servers = _servers_of(process.pid)
     assert len(servers) == 1
@@ -156,6 +145,17 @@ def test_blocks(mcp_contract):
     assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
     assert time.monotonic() - started < 10  # the server's 2 s to exit, 2 s after SIGTERM, then SIGKILL
     assert not any(running(pid) for pid in servers)
+
+
+def _started_until(project: Project, written: str) -> Any:
+    """A pytest process of ``project``'s, once its test has written the file ``written``."""
+    process = project.pytester.popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], stdout=sys.stdout, stderr=sys.stderr
+    )
+    deadline = time.monotonic() + 60
+    while not (project.pytester.path / written).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return process
 
 
 def _servers_of(pid: int) -> list[int]:

@@ -262,3 +262,29 @@ def test_without_the_suite_the_report_claims_no_tool_count(project: Project) -> 
     report = project.pytester.path / "report.md"
     project.run("--mcp-contract-report", str(report)).assert_outcomes(passed=1)
     assert report.read_text().startswith("# MCP contract report\n\nConfigured server `weather.py:mcp`.\n")
+
+
+def test_a_tool_name_with_a_newline_nul_or_pipe_is_shown_quoted(project: Project) -> None:
+    project.pytester.makepyfile(
+        odd="""
+from contract_servers.wire import N_SCHEMA, WireTool, build
+
+server = build([WireTool(name, N_SCHEMA, {"n": 1}, ['{"n": 1}']) for name in ("two\\nlines", "nul\\x00", "a|b", "fine")])
+"""
+    )
+    project.configure("odd.py:server", suite=True)
+    result = project.run("-k", "checks", "--mcp-contract-report=report.md")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(
+        [
+            "tool          schema  checks  calls  violations  expected  allowed",
+            '"a\\u007cb"    —       passed      0           0         0        0',
+            "fine          —       passed      0           0         0        0",
+            '"nul\\u0000"   —       passed      0           0         0        0',
+            '"two\\nlines"  —       passed      0           0         0        0',
+        ]
+    )
+    report = (project.pytester.path / "report.md").read_text()
+    assert '| `"a\\u007cb"` |' in report
+    assert "\x00" not in report
+    assert "two\nlines" not in report

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from conftest import SERVERS, Project, http_server
+from conftest import SERVERS, Project, free_port, http_server
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
 SECRET = "supersecret456"
@@ -48,23 +48,29 @@ def test_a_stdio_servers_environment_stays_secret(project: Project, monkeypatch:
 
 @pytest.fixture(scope="module")
 def token_server() -> Iterator[str]:
-    with http_server(LIFECYCLE, "--token", TOKEN) as url:
+    with http_server(LIFECYCLE, "--token", TOKEN, "--fail-calls") as url:
         yield url
 
 
-@pytest.mark.parametrize("token", [TOKEN, "wrong-" + TOKEN], ids=["accepted", "refused"])
+@pytest.mark.parametrize(
+    ("token", "reachable", "said"),
+    [
+        (TOKEN, True, "*headers={'Authorization': <secret from ${MCP_TOKEN}>}*"),
+        ("wrong-" + TOKEN, True, "*HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization)*"),
+        (TOKEN, False, "*Nothing accepts connections at 127.0.0.1:*"),
+    ],
+    ids=["accepted", "refused", "nothing listens"],
+)
 def test_http_headers_stay_secret(
-    project: Project, monkeypatch: pytest.MonkeyPatch, token_server: str, token: str
+    project: Project, monkeypatch: pytest.MonkeyPatch, token_server: str, *, token: str, reachable: bool, said: str
 ) -> None:
     monkeypatch.setenv("MCP_TOKEN", token)
-    project.configure(token_server, suite=True, mcp_contract_headers="Authorization: Bearer ${MCP_TOKEN}")
-    project.tests(FAILING)
+    url = token_server if reachable else f"http://127.0.0.1:{free_port()}/mcp"
+    project.configure(url, suite=True, mcp_contract_headers="Authorization: Bearer ${MCP_TOKEN}")
+    project.tests(FAILING + '\ndef test_http_500(mcp_contract):\n    mcp_contract.call_tool("http_500")\n')
     result = project.run("-l", "--tb=long", "-vv", "--junitxml=out.xml", "--mcp-contract-report=out.md")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    if token == TOKEN:
-        result.stdout.fnmatch_lines(["*headers={'Authorization': <secret from ${MCP_TOKEN}>}*"])
-    else:
-        result.stdout.fnmatch_lines(
-            ["*HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization)*"]
-        )
+    result.stdout.fnmatch_lines([said])
+    if token == TOKEN and reachable:  # a 500 in the middle of a call, with its status
+        result.stdout.fnmatch_lines(["*Server returned an error response. The endpoint answered HTTP 500 Internal*"])
     assert TOKEN not in _everything(project, result)

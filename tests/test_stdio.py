@@ -216,7 +216,7 @@ def test_a_banner_is_told_by_the_first_generated_tool_check(project: Project) ->
     project.configure(f"{LIFECYCLE} --banner", suite=True)
     project.tests("def test_plain():\n    pass\n")
     result = project.run("-k", "checks or plain")
-    result.assert_outcomes(passed=5, failed=1)  # the banner, told by the first tool check; no other fails
+    result.assert_outcomes(passed=8, failed=1)  # the banner, told by the first tool check; no other fails
     result.stdout.fnmatch_lines(
         [
             "*_ mcp-contract::checks[[]chatty[]] _*",

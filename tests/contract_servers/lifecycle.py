@@ -65,7 +65,7 @@ def spawn_detached() -> list[int]:
 
 
 @server.tool()
-def block() -> int:
+def hang() -> int:
     """Blocks its worker thread far past any timeout, ignoring SIGTERM: only SIGKILL ends the server."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     import time
@@ -95,11 +95,49 @@ def gated(app: Any, token: str) -> Any:
     return gate
 
 
+def failing_calls(app: Any) -> Any:
+    """``app``, but a call of the tool ``http_500`` gets an HTTP 500 instead of an answer (a crashing proxy)."""
+
+    async def fail(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        if b'"http_500"' in body:
+            await send({"type": "http.response.start", "status": 500, "headers": [(b"content-type", b"text/plain")]})
+            await send({"type": "http.response.body", "body": b"upstream exploded"})
+            return
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await app(scope, replay, send)
+
+    return fail
+
+
+@server.tool()
+def http_500() -> int:
+    """Over HTTP with --fail-calls, its calls get HTTP 500."""
+    return 500
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int)
     parser.add_argument("--token")
     parser.add_argument("--banner", action="store_true")
+    parser.add_argument("--fail-calls", action="store_true")
     parser.add_argument("--die-on-list", action="store_true")
     options = parser.parse_args()
     if options.banner:
@@ -130,4 +168,5 @@ if __name__ == "__main__":
         import uvicorn
 
         app = server.streamable_http_app()
+        app = failing_calls(app) if options.fail_calls else app
         uvicorn.run(gated(app, options.token) if options.token else app, port=options.port, log_level="warning")
