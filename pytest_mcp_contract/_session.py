@@ -271,8 +271,8 @@ class ContractSession:
         )
 
     async def _on_message(self, message: object) -> None:
-        # The SDK hands transport faults (a stdout line that is not JSON-RPC) to the message handler
-        # and goes on, as its clients do; the run must hear of it all the same (the spec forbids it).
+        # The transport hands its faults (the first stdout line that is not JSON-RPC) to the message
+        # handler and goes on, as the SDK's clients do; the run must hear of it all the same.
         if isinstance(message, Exception):
             when = self._calling or ("between calls" if self._started else "while starting")
             self._faults.append((when, message))

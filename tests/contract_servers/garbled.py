@@ -8,7 +8,6 @@ surrogate escape, JSON nested 300 deep, a line cut short. Everything else passes
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 
@@ -114,7 +113,4 @@ if __name__ == "__main__":
     os.close(write_end)
     relay = threading.Thread(target=_filter, args=(read_end, real), daemon=True)
     relay.start()
-    server.run()
-    sys.stdout.flush()
-    os.close(1)
-    relay.join(timeout=5)
+    server.run()  # the relay is a daemon thread: it ends with the process
