@@ -14,9 +14,9 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from pytest_mcp_contract._jsonvalue import same
-from pytest_mcp_contract._patterns import ERRORS as PATTERN_ERRORS
-from pytest_mcp_contract._patterns import compiled, search_compiled
+from pytest_mcp_contract._json.patterns import ERRORS as PATTERN_ERRORS
+from pytest_mcp_contract._json.patterns import compiled, search_compiled
+from pytest_mcp_contract._json.value import same
 
 Predicate = Callable[[Any], bool]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contract._schemaform import canonical
+from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._snapshots import file_stem
 from pytest_mcp_contract._violations import ContractViolationError, Violation
 

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pytest_mcp_contract._jsonvalue import (
+from pytest_mcp_contract._json.schemaform import canonical, lookup
+from pytest_mcp_contract._json.value import (
     MISSING,
     NOT_JSON,
     TOO_DEEP,
@@ -36,7 +37,6 @@ from pytest_mcp_contract._jsonvalue import (
     same,
     show_pointer,
 )
-from pytest_mcp_contract._schemaform import canonical, lookup
 
 Path = tuple[str | int, ...]
 

@@ -24,8 +24,8 @@ from jsonschema.validators import validator_for
 
 from pytest_mcp_contract._fastschema import compile_predicate
 from pytest_mcp_contract._formats import format_checker as asserting_formats
-from pytest_mcp_contract._jsonvalue import pointer, render
-from pytest_mcp_contract._patterns import search
+from pytest_mcp_contract._json.patterns import search
+from pytest_mcp_contract._json.value import pointer, render
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -158,7 +158,7 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
     )
 
 
-# --- patterns within a time budget (``_patterns``): jsonschema's own keywords, with a timed search -----
+# --- patterns within a time budget (``_json.patterns``): jsonschema's own keywords, with a timed search -----
 
 
 @functools.cache

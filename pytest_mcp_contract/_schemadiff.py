@@ -18,8 +18,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Final, Literal
 
-from pytest_mcp_contract._jsonvalue import pointer, render, same
-from pytest_mcp_contract._schemaform import (
+from pytest_mcp_contract._json.schemaform import (
     ABSENT,
     ANNOTATIONS,
     DEFS,
@@ -32,6 +31,7 @@ from pytest_mcp_contract._schemaform import (
     pure_ref,
     simplify,
 )
+from pytest_mcp_contract._json.value import pointer, render, same
 
 Effect = Literal["widen", "narrow", "both", "additive", "cosmetic"]
 Kind = Literal["breaking", "additive", "cosmetic"]

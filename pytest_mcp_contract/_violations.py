@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from pytest_mcp_contract._jsonvalue import render, show_pointer
+from pytest_mcp_contract._json.value import render, show_pointer
 
 CheckId = Literal[
     "output-schema-invalid",

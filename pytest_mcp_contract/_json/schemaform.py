@@ -14,7 +14,7 @@ import hashlib
 import json
 from typing import Any, Final
 
-from pytest_mcp_contract._jsonvalue import same
+from pytest_mcp_contract._json.value import same
 
 
 class _Marker:
