@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult, Tool
 
-    from pytest_mcp_contract._session import Connection
+    from pytest_mcp_contract._servers.kinds import Connection
     from pytest_mcp_contract._violations import Violation
 
 T = TypeVar("T")

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic_core import to_json
 
 from pytest_mcp_contract._errors import McpContractWarning
-from pytest_mcp_contract._inprocess import registration, take_cause
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
 from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._schema import compile_schema, instance_errors, pattern_place
+from pytest_mcp_contract._servers.inprocess import registration, take_cause
 from pytest_mcp_contract._violations import Violation, noted_checks
 
 if TYPE_CHECKING:

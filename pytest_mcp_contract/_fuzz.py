@@ -122,7 +122,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import FlakyFailure, InvalidArgument, Unsatisfiable
 
-    from pytest_mcp_contract._session import server_name
+    from pytest_mcp_contract._servers.kinds import server_name
     from pytest_mcp_contract._strategies import Unsupported, arguments, checker
 
     schema = tool.input_schema or {"type": "object"}
@@ -228,8 +228,8 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
 def _quiet_server_log() -> Iterator[None]:
     """MCPServer logs each crash with a full traceback (through rich, about a second each), and
     fuzzing makes crashes by the hundred: while searching, its log stops at its own logger, where
-    the plugin's cause recorder still hears it (``_inprocess``)."""
-    from pytest_mcp_contract._inprocess import SERVER_LOGGER
+    the plugin's cause recorder still hears it (``_servers.inprocess``)."""
+    from pytest_mcp_contract._servers.inprocess import SERVER_LOGGER
 
     logger = logging.getLogger(SERVER_LOGGER)
     before = logger.propagate

@@ -76,7 +76,8 @@ class SessionPool:
     def check_not_failed(self, server: object) -> None:
         """Raise at once for a server that already failed to open this run: starting it again for every
         test would cost each its whole startup timeout and print the same paragraph again."""
-        from pytest_mcp_contract._session import SessionError, server_label
+        from pytest_mcp_contract._servers.kinds import server_label
+        from pytest_mcp_contract._session import SessionError
 
         hit = self._failed.get(id(server))
         if hit is None or hit[0] is not server:

@@ -374,7 +374,7 @@ class ReportPlugin:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
         if self.settings.server is not None:  # a server started as a command has told its name by now
-            from pytest_mcp_contract._session import own_name, server_name
+            from pytest_mcp_contract._servers.kinds import own_name, server_name
             from pytest_mcp_contract._snapshots import removed_tools, server_folder
 
             self.report.main = server_name(self.settings.server)

@@ -12,7 +12,7 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from pytest_mcp_contract._target import TargetError
+    from pytest_mcp_contract._servers.target import TargetError
 
 Scope = Literal["session", "module", "function"]
 SCOPES: Final[tuple[Scope, ...]] = ("session", "module", "function")
@@ -158,10 +158,10 @@ def project_dir(config: pytest.Config) -> Path:
 
 def load_server(config: pytest.Config, target: str, source: str) -> object:
     """Load a target; a relative path is relative to the current directory for the option, else the ini file."""
-    from pytest_mcp_contract._environ import SettingError, environment, headers
-    from pytest_mcp_contract._http import PREFIXES
-    from pytest_mcp_contract._stdio import PREFIX
-    from pytest_mcp_contract._target import TargetError, load_target
+    from pytest_mcp_contract._servers.environ import SettingError, environment, headers
+    from pytest_mcp_contract._servers.http import PREFIXES
+    from pytest_mcp_contract._servers.stdio import PREFIX
+    from pytest_mcp_contract._servers.target import TargetError, load_target
 
     base_dir = Path(config.invocation_params.dir)
     if source != "--mcp-contract-server" and config.inipath is not None:

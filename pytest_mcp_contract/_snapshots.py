@@ -52,7 +52,7 @@ def forget_listings() -> None:
 
 def server_folder(base: Path, server: object) -> Path:
     """Each server's snapshots in a folder of their own, named after the server."""
-    from pytest_mcp_contract._session import server_name
+    from pytest_mcp_contract._servers.kinds import server_name
 
     return base / file_stem(server_name(server))
 

@@ -129,7 +129,8 @@ def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> Non
     settles it for free; otherwise, on a run that writes snapshots, a second session tells whether
     the name is the same twice (a run that writes none creates no folder to get wrong).
     """
-    from pytest_mcp_contract._session import EXTERNAL, SessionError, stable_key
+    from pytest_mcp_contract._servers.kinds import EXTERNAL, stable_key
+    from pytest_mcp_contract._session import SessionError
     from pytest_mcp_contract._snapshots import file_stem, server_folder
 
     server = settings.server
@@ -290,7 +291,7 @@ def _client(request: pytest.FixtureRequest) -> McpContract:
 
 
 def _name(settings: Settings) -> str:
-    from pytest_mcp_contract._session import server_name
+    from pytest_mcp_contract._servers.kinds import server_name
 
     return server_name(settings.server)
 

@@ -25,13 +25,8 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._errors import McpContractWarning
-from pytest_mcp_contract._session import (
-    ContractSession,
-    Referee,
-    arguments_dict,
-    server_label,
-    single,
-)
+from pytest_mcp_contract._servers.kinds import server_label
+from pytest_mcp_contract._session import ContractSession, Referee, arguments_dict, single
 from pytest_mcp_contract._settings import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -40,7 +35,8 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult, Tool
 
-    from pytest_mcp_contract._session import Answer, Connection
+    from pytest_mcp_contract._servers.kinds import Connection
+    from pytest_mcp_contract._session import Answer
     from pytest_mcp_contract._violations import Violation
 
 T = TypeVar("T")

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
-from pytest_mcp_contract import _reaper
 from pytest_mcp_contract._expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
+from pytest_mcp_contract._servers import reaper as _reaper
 from pytest_mcp_contract._settings import (
     DEFAULT_FUZZ_DEADLINE,
     DEFAULT_SNAPSHOT_DIR,
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
 
     from pytest_mcp_contract._async import AsyncMcpContract
-    from pytest_mcp_contract._session import Answer, Connection
+    from pytest_mcp_contract._servers.kinds import Connection
+    from pytest_mcp_contract._session import Answer
     from pytest_mcp_contract._suite import Listing
     from pytest_mcp_contract._sync import McpContract
     from pytest_mcp_contract._violations import Violation
@@ -58,7 +59,7 @@ EARLIER_SERVERS: Final = pytest.StashKey[frozenset[int]]()
 SERVER_RECORDS: Final = pytest.StashKey[Path]()
 RESTORE_SIGNALS: Final = pytest.StashKey[Callable[[], None]]()
 """Puts back the SIGTERM and SIGHUP handlers the run replaced."""
-"""On the xdist controller: the folder where workers record the servers they start (see ``_reaper``)."""
+"""On the xdist controller: the folder where workers record the servers they start (see ``_servers.reaper``)."""
 RECORDS: Final = "mcp_contract_server_records"
 """The workerinput key of that folder."""
 STDERR_MARKS: Final = pytest.StashKey["dict[Connection, int]"]()
@@ -587,7 +588,7 @@ def _mcp_contract_suite_client(request: pytest.FixtureRequest) -> McpContract:
 
 
 def _check_server(server: object) -> None:
-    from pytest_mcp_contract._session import is_server
+    from pytest_mcp_contract._servers.kinds import is_server
 
     if not is_server(server):
         pytest.fail(

@@ -133,7 +133,7 @@ def wire() -> Iterator[McpContract]:
 
 
 def _over_stdio(script: str) -> Iterator[McpContract]:
-    from pytest_mcp_contract._stdio import stdio_target
+    from pytest_mcp_contract._servers.stdio import stdio_target
 
     target = stdio_target(f"stdio:{sys.executable} {SERVERS / script}", SERVERS, dict(os.environ), None)
     contract = McpContract(target, timeout=30, check_formats=False)

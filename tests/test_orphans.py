@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import SERVERS, Project, running
 
-from pytest_mcp_contract import _reaper
+from pytest_mcp_contract._servers import reaper as _reaper
 
 LIFECYCLE = f"stdio:{sys.executable} {SERVERS / 'lifecycle.py'}"
 

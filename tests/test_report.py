@@ -188,7 +188,7 @@ def test_calls_to_other_servers_get_their_own_table(project: Project) -> None:
     project.tests(
         f"""
         import pytest
-        from pytest_mcp_contract._target import load_target
+        from pytest_mcp_contract._servers.target import load_target
 
         @pytest.fixture
         def mcp_contract_server():

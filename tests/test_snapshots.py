@@ -654,8 +654,8 @@ def test_a_deletion_that_fails_fails_the_run(weather: Project, unwritable: list[
 )
 def test_the_stable_key_is_the_same_in_process_and_over_stdio(in_process: str, command: str, key: str) -> None:
     # A server moved from one transport to the other keeps its snapshot folder.
-    from pytest_mcp_contract._session import stable_key
-    from pytest_mcp_contract._target import load_target
+    from pytest_mcp_contract._servers.kinds import stable_key
+    from pytest_mcp_contract._servers.target import load_target
 
     base = SERVERS.parent
     assert stable_key(load_target(in_process, base)) == stable_key(load_target(command, base)) == key

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_failure, running
 
-from pytest_mcp_contract._stdio import ServerStderr
+from pytest_mcp_contract._servers.stdio import ServerStderr
 
 PYTHON = sys.executable
 LIFECYCLE = f"stdio:{PYTHON} {SERVERS / 'lifecycle.py'}"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import SERVERS, Project
 
-from pytest_mcp_contract._stdio_pipe import answer_id
+from pytest_mcp_contract._servers.stdio_pipe import answer_id
 
 GARBLED = f"stdio:{sys.executable} {SERVERS / 'garbled.py'}"
 LABEL = f"the stdio server '{GARBLED}'"
@@ -119,7 +119,7 @@ FLOOD_RUN = """
 import sys, time
 from pathlib import Path
 from pytest_mcp_contract import ContractViolationError, McpContract, ToolTimeoutError
-from pytest_mcp_contract._stdio import stdio_target
+from pytest_mcp_contract._servers.stdio import stdio_target
 
 target = stdio_target({target!r}, Path.cwd(), {{}}, None)
 with McpContract(target, timeout=4) as contract:

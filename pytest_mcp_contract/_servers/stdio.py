@@ -1,9 +1,9 @@
 """Servers started as a command and spoken to over stdio: ``stdio:python -m weather_service.server``.
 
-The command is split as a POSIX shell would, but no shell runs it. ``_stdio_pipe`` starts it in a
+The command is split as a POSIX shell would, but no shell runs it. ``_servers.stdio_pipe`` starts it in a
 process group of its own; when the connection closes it closes the server's stdin and ends the
 group only if the server itself outlives a grace period, so helpers a server left behind are
-ended by ``_reaper``. The server's stderr goes to a file of ours, so a failure can show
+ended by ``_servers.reaper``. The server's stderr goes to a file of ours, so a failure can show
 its last lines and exit code.
 """
 
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
-from pytest_mcp_contract import _reaper
-from pytest_mcp_contract._environ import Value, reveal, revealed
-from pytest_mcp_contract._stdio_pipe import MAX_LINE, Noise, StdioPipe, size_in_words
+from pytest_mcp_contract._servers import reaper as _reaper
+from pytest_mcp_contract._servers.environ import Value, reveal, revealed
+from pytest_mcp_contract._servers.stdio_pipe import MAX_LINE, Noise, StdioPipe, size_in_words
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams

@@ -1,6 +1,6 @@
 """No server process outlives the run: not after Ctrl-C, SIGTERM, SIGHUP, a failing fixture, a dead xdist worker.
 
-A server started as a command runs in a process group of its own (``_stdio_pipe`` starts it in a
+A server started as a command runs in a process group of its own (``_servers.stdio_pipe`` starts it in a
 new session), and its group is recorded here while it may have members. Normally the connection's
 close ends the server, and then any helper process it left in its group. What is still recorded
 when pytest ends is ended by whoever is left: the process itself, and under xdist the controller,

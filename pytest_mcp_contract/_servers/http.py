@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
-from pytest_mcp_contract._environ import Value, revealed
+from pytest_mcp_contract._servers.environ import Value, revealed
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams

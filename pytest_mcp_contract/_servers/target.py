@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contract._http import PREFIXES, HttpError, http_target
-from pytest_mcp_contract._session import is_server, is_server_class, remember_target
-from pytest_mcp_contract._stdio import PREFIX, StdioError, stdio_target
+from pytest_mcp_contract._servers.http import PREFIXES, HttpError, http_target
+from pytest_mcp_contract._servers.kinds import is_server, is_server_class, remember_target
+from pytest_mcp_contract._servers.stdio import PREFIX, StdioError, stdio_target
 
 if TYPE_CHECKING:
-    from pytest_mcp_contract._environ import Value
+    from pytest_mcp_contract._servers.environ import Value
 
 GRAMMAR = "'package.module:attr', 'path/to/file.py:attr', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
 
