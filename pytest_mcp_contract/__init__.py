@@ -12,12 +12,12 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
+from pytest_mcp_contract._contract.violations import CHECKS, CheckId, ContractViolationError, Violation
 from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError, UnknownToolError
-from pytest_mcp_contract._violations import CHECKS, CheckId, ContractViolationError, Violation
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._async import AsyncMcpContract
-    from pytest_mcp_contract._checks import check_result, check_tool
+    from pytest_mcp_contract._contract.checks import check_result, check_tool
     from pytest_mcp_contract._session import SessionError
     from pytest_mcp_contract._sync import McpContract
 
@@ -45,8 +45,8 @@ __all__ = [
 # These pull in the MCP SDK (about 0.7 s to import), so they load on first use: the plugin
 # imports this package for every pytest run, MCP or not.
 _LAZY = {
-    "check_tool": "pytest_mcp_contract._checks",
-    "check_result": "pytest_mcp_contract._checks",
+    "check_tool": "pytest_mcp_contract._contract.checks",
+    "check_result": "pytest_mcp_contract._contract.checks",
     "McpContract": "pytest_mcp_contract._sync",
     "AsyncMcpContract": "pytest_mcp_contract._async",
     "SessionError": "pytest_mcp_contract._session",

@@ -10,7 +10,7 @@ import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._session import ContractSession, Referee, arguments_dict
+from pytest_mcp_contract._session import ContractSession, arguments_dict
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult, Tool
 
+    from pytest_mcp_contract._contract.answer import Referee
+    from pytest_mcp_contract._contract.violations import Violation
     from pytest_mcp_contract._servers.kinds import Connection
-    from pytest_mcp_contract._violations import Violation
 
 T = TypeVar("T")
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import pytest
 
-from pytest_mcp_contract._expect import Expectation, expectation
+from pytest_mcp_contract._contract.expect import Expectation, expectation
 
 CASE_KEYS: Final = ("tool", "id", "arguments", "error", "violations")
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._snapshots import file_stem
-from pytest_mcp_contract._violations import ContractViolationError, Violation
 
 if TYPE_CHECKING:
     from mcp.types import Tool
@@ -256,8 +256,8 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     """Make one generated call and judge its answer."""
     from mcp.shared.exceptions import MCPError
 
+    from pytest_mcp_contract._contract.expect import Referee
     from pytest_mcp_contract._errors import ToolTimeoutError
-    from pytest_mcp_contract._expect import Referee
     from pytest_mcp_contract._session import SessionError
 
     name = tool.name

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_mcp_contract._session import Referee
+    from pytest_mcp_contract._contract.answer import Referee
     from pytest_mcp_contract._settings import Settings
     from pytest_mcp_contract._sync import McpContract
 

@@ -6,9 +6,9 @@ decide which event loop runs them and how a call is timed out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import anyio
 import mcp.types
@@ -16,7 +16,9 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._checks import check_tool, result_violations
+from pytest_mcp_contract._contract.answer import Answer, Referee
+from pytest_mcp_contract._contract.checks import check_tool, result_violations
+from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
 from pytest_mcp_contract._errors import ToolTimeoutError, UnknownToolError
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
@@ -33,28 +35,14 @@ from pytest_mcp_contract._servers.kinds import (
     server_name,
 )
 from pytest_mcp_contract._servers.stdio_pipe import StdoutFault, Unreadable
-from pytest_mcp_contract._violations import ContractViolationError, Violation, noted_checks
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
-
-Referee = Callable[[str, str, "Answer | None", list[Violation]], list[Violation]]
-"""Sees every checked call (server name, tool name, the answer or ``None`` for a JSON-RPC error,
-the violations found) and returns those that fail it: markers and the allow list excuse the others."""
 
 _LATER_CALLS: Final = "Later calls on this session fail the same way; fix the crash, then rerun."
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
-
-
-class Answer(NamedTuple):
-    """A ``tools/call`` result and, for a crash in process, what the server logged about it."""
-
-    result: CallToolResult
-    cause: str | None
-    refused_return: bool = False
-    """In process: the error is the SDK refusing the tool's return value, not the tool crashing."""
 
 
 class SessionError(RuntimeError):

@@ -61,7 +61,7 @@ class Settings:
     @property
     def noted(self) -> frozenset[str]:
         """Check ids reported in the summary but failing no test."""
-        from pytest_mcp_contract._violations import noted_checks
+        from pytest_mcp_contract._contract.violations import noted_checks
 
         return noted_checks(self.require_json_text)
 
@@ -83,7 +83,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     snapshot_dir = _snapshot_dir(config, project)
     fields = _fields(cast("list[str]", config.getini("mcp_contract_snapshot_fields")))
     report = config.getoption("mcp_contract_report")
-    from pytest_mcp_contract._expect import parse_allow
+    from pytest_mcp_contract._contract.expect import parse_allow
 
     allow = parse_allow(cast("list[str]", config.getini("mcp_contract_allow")))
     cases = cast("str", config.getini("mcp_contract_cases")).strip()

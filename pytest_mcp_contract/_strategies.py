@@ -29,9 +29,9 @@ from hypothesis import strategies as st
 from jsonschema.exceptions import ValidationError
 from jsonschema.validators import extend, validator_for
 
+from pytest_mcp_contract._contract.schema import timed_keywords
 from pytest_mcp_contract._json.patterns import compiled, search_compiled
 from pytest_mcp_contract._json.schemaform import ANNOTATIONS, TYPES, canonical, lookup
-from pytest_mcp_contract._schema import timed_keywords
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import pytest
 
-from pytest_mcp_contract._expect import EXPECTATIONS
+from pytest_mcp_contract._contract.expect import EXPECTATIONS
+from pytest_mcp_contract._contract.violations import ContractViolationError
 from pytest_mcp_contract._report import record, shown_path
 from pytest_mcp_contract._schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 from pytest_mcp_contract._settings import project_dir
-from pytest_mcp_contract._violations import ContractViolationError
 
 if TYPE_CHECKING:
     from mcp.types import Tool
@@ -306,8 +306,8 @@ def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
 
 def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: Settings) -> None:
     __tracebackhide__ = True
-    from pytest_mcp_contract._checks import check_tool
-    from pytest_mcp_contract._expect import Referee
+    from pytest_mcp_contract._contract.checks import check_tool
+    from pytest_mcp_contract._contract.expect import Referee
 
     # Output a stdio server wrote before any call (a banner) is told by the first tool check.
     found = _client(request)._noise(tool_name) + check_tool(_listed(request, tool_name), server=settings.server)

@@ -26,7 +26,7 @@ from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._servers.kinds import server_label
-from pytest_mcp_contract._session import ContractSession, Referee, arguments_dict, single
+from pytest_mcp_contract._session import ContractSession, arguments_dict, single
 from pytest_mcp_contract._settings import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult, Tool
 
+    from pytest_mcp_contract._contract.answer import Answer, Referee
+    from pytest_mcp_contract._contract.violations import Violation
     from pytest_mcp_contract._servers.kinds import Connection
-    from pytest_mcp_contract._session import Answer
-    from pytest_mcp_contract._violations import Violation
 
 T = TypeVar("T")
 

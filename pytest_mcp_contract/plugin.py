@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
-from pytest_mcp_contract._expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
+from pytest_mcp_contract._contract.expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
 from pytest_mcp_contract._servers import reaper as _reaper
@@ -36,11 +36,11 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
 
     from pytest_mcp_contract._async import AsyncMcpContract
+    from pytest_mcp_contract._contract.answer import Answer
+    from pytest_mcp_contract._contract.violations import Violation
     from pytest_mcp_contract._servers.kinds import Connection
-    from pytest_mcp_contract._session import Answer
     from pytest_mcp_contract._suite import Listing
     from pytest_mcp_contract._sync import McpContract
-    from pytest_mcp_contract._violations import Violation
 
 SETTINGS: Final = pytest.StashKey[Settings]()
 POOL: Final = pytest.StashKey[SessionPool]()

@@ -28,7 +28,7 @@ import pytest
 from mcp import types
 
 import pytest_mcp_contract._async
-import pytest_mcp_contract._checks  # noqa: F401
+import pytest_mcp_contract._contract.checks  # noqa: F401
 from pytest_mcp_contract import ContractViolationError, McpContract
 
 SERVERS = Path(__file__).parent / "contract_servers"

@@ -14,7 +14,7 @@ import pytest
 from conftest import Project, make_result, make_tool, target
 
 from pytest_mcp_contract import check_result, check_tool
-from pytest_mcp_contract._schema import compile_schema
+from pytest_mcp_contract._contract.schema import compile_schema
 
 
 def test_failure_names_the_place_and_the_cause(project: Project) -> None:

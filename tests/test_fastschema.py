@@ -16,7 +16,7 @@ import referencing
 from conftest import raw_call
 
 from pytest_mcp_contract import McpContract
-from pytest_mcp_contract._fastschema import compile_predicate
+from pytest_mcp_contract._contract.fastschema import compile_predicate
 
 REPLACEMENTS: list[Any] = [None, "x", "", 0, 1, -1, 1.0, 1.5, True, False, [], [1], {}, {"k": "v"}, 10**30]
 

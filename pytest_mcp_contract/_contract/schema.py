@@ -22,8 +22,8 @@ import referencing.jsonschema
 from jsonschema.exceptions import best_match, relevance
 from jsonschema.validators import validator_for
 
-from pytest_mcp_contract._fastschema import compile_predicate
-from pytest_mcp_contract._formats import format_checker as asserting_formats
+from pytest_mcp_contract._contract.fastschema import compile_predicate
+from pytest_mcp_contract._contract.formats import format_checker as asserting_formats
 from pytest_mcp_contract._json.patterns import search
 from pytest_mcp_contract._json.value import pointer, render
 
@@ -74,7 +74,7 @@ class CompiledSchema:
     validator: Validator | None
     """Validates against the schema as published; its errors point into that schema."""
     is_valid: Callable[[Any], bool] | None = None
-    """The quickest yes/no answer for this schema (see ``_fastschema``)."""
+    """The quickest yes/no answer for this schema (see ``_contract.fastschema``)."""
     declared: bool = False
     """The schema names its draft with ``$schema`` (failures then say which draft judged them)."""
 

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import pytest
 
-from pytest_mcp_contract._violations import CHECKS, Violation
+from pytest_mcp_contract._contract.violations import CHECKS, Violation
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
 
-    from pytest_mcp_contract._session import Answer
+    from pytest_mcp_contract._contract.answer import Answer
 
 MARKERS: Final = {
     "mcp_expect_error": (

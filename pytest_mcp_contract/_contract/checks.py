@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
 
+from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
+from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
+from pytest_mcp_contract._contract.violations import Violation, noted_checks
 from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
-from pytest_mcp_contract._mirror import TooDeep, default_repr, mirror
-from pytest_mcp_contract._schema import compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._servers.inprocess import registration, take_cause
-from pytest_mcp_contract._violations import Violation, noted_checks
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
@@ -173,7 +173,7 @@ def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:
 
 
 def _content_mismatch(name: str, result: CallToolResult, schema: dict[str, Any] | None) -> list[Violation]:
-    # One rule for every transport (``_mirror``): how the tool was registered never excuses the wire.
+    # One rule for every transport (``_contract.mirror``): how the tool was registered never excuses the wire.
     verdict = mirror(result.structured_content, result.content, schema=schema)
     if verdict.mismatch is not None:
         return [Violation("content-mismatch", name, verdict.mismatch.message, verdict.mismatch.path)]
