@@ -16,10 +16,10 @@ from pytest_mcp_contract._contract.violations import CHECKS, CheckId, ContractVi
 from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError, UnknownToolError
 
 if TYPE_CHECKING:
-    from pytest_mcp_contract._async import AsyncMcpContract
+    from pytest_mcp_contract._client.async_client import AsyncMcpContract
+    from pytest_mcp_contract._client.session import SessionError
+    from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.checks import check_result, check_tool
-    from pytest_mcp_contract._session import SessionError
-    from pytest_mcp_contract._sync import McpContract
 
 try:
     __version__ = version("pytest-mcp-contract")
@@ -47,9 +47,9 @@ __all__ = [
 _LAZY = {
     "check_tool": "pytest_mcp_contract._contract.checks",
     "check_result": "pytest_mcp_contract._contract.checks",
-    "McpContract": "pytest_mcp_contract._sync",
-    "AsyncMcpContract": "pytest_mcp_contract._async",
-    "SessionError": "pytest_mcp_contract._session",
+    "McpContract": "pytest_mcp_contract._client.sync_client",
+    "AsyncMcpContract": "pytest_mcp_contract._client.async_client",
+    "SessionError": "pytest_mcp_contract._client.session",
 }
 
 

@@ -30,8 +30,8 @@ from pytest_mcp_contract._snapshots import file_stem
 if TYPE_CHECKING:
     from mcp.types import Tool
 
+    from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._settings import Settings
-    from pytest_mcp_contract._sync import McpContract
 
 EXTRA: Final = "pip install 'pytest-mcp-contract[fuzz]'"
 DATABASE: Final = Path(".hypothesis") / "mcp-contract"
@@ -256,9 +256,9 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     """Make one generated call and judge its answer."""
     from mcp.shared.exceptions import MCPError
 
+    from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._contract.expect import Referee
     from pytest_mcp_contract._errors import ToolTimeoutError
-    from pytest_mcp_contract._session import SessionError
 
     name = tool.name
     answer = None

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Referee
     from pytest_mcp_contract._settings import Settings
-    from pytest_mcp_contract._sync import McpContract
 
 
 class SessionPool:
@@ -46,7 +46,7 @@ class SessionPool:
 
     def open(self, server: object) -> McpContract:
         """A new session to ``server`` with the run's settings; the caller closes it, or hands it to :meth:`keep`."""
-        from pytest_mcp_contract._sync import McpContract
+        from pytest_mcp_contract._client.sync_client import McpContract
 
         settings = self._settings
         return McpContract(
@@ -60,7 +60,7 @@ class SessionPool:
 
     def _open_once(self, server: object, where: str) -> McpContract:
         """:meth:`open`, unless ``server`` already failed to open this run; a failure is remembered."""
-        from pytest_mcp_contract._session import SessionError
+        from pytest_mcp_contract._client.session import SessionError
 
         self.check_not_failed(server)
         try:
@@ -76,8 +76,8 @@ class SessionPool:
     def check_not_failed(self, server: object) -> None:
         """Raise at once for a server that already failed to open this run: starting it again for every
         test would cost each its whole startup timeout and print the same paragraph again."""
+        from pytest_mcp_contract._client.session import SessionError
         from pytest_mcp_contract._servers.kinds import server_label
-        from pytest_mcp_contract._session import SessionError
 
         hit = self._failed.get(id(server))
         if hit is None or hit[0] is not server:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 
 import pytest
 
+from pytest_mcp_contract._client import DEFAULT_TIMEOUT
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -16,7 +18,6 @@ if TYPE_CHECKING:
 
 Scope = Literal["session", "module", "function"]
 SCOPES: Final[tuple[Scope, ...]] = ("session", "module", "function")
-DEFAULT_TIMEOUT: Final = 30.0
 DEFAULT_SNAPSHOT_DIR: Final = "mcp_contract_snapshots"
 DEFAULT_FUZZ_DEADLINE: Final = 60.0
 

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from mcp.types import Tool
 
     from pytest_mcp_contract._cases import Case
+    from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._pool import SessionPool
     from pytest_mcp_contract._settings import Settings
-    from pytest_mcp_contract._sync import McpContract
 
 SUITE: Final = "mcp-contract"
 MARKER: Final = "mcp_contract"
@@ -107,7 +107,7 @@ def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = Fa
     The session that listed them goes to the pool, for the first test. Also tells the snapshot
     store which tools exist. A broken cases file is a usage error.
     """
-    from pytest_mcp_contract._session import SessionError
+    from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._snapshots import remember_listing, server_folder
 
     try:
@@ -129,8 +129,8 @@ def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> Non
     settles it for free; otherwise, on a run that writes snapshots, a second session tells whether
     the name is the same twice (a run that writes none creates no folder to get wrong).
     """
+    from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._servers.kinds import EXTERNAL, stable_key
-    from pytest_mcp_contract._session import SessionError
     from pytest_mcp_contract._snapshots import file_stem, server_folder
 
     server = settings.server

@@ -18,29 +18,23 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
+from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._contract.expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
 from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
 from pytest_mcp_contract._servers import reaper as _reaper
-from pytest_mcp_contract._settings import (
-    DEFAULT_FUZZ_DEADLINE,
-    DEFAULT_SNAPSHOT_DIR,
-    DEFAULT_TIMEOUT,
-    SCOPES,
-    Settings,
-    read_settings,
-)
+from pytest_mcp_contract._settings import DEFAULT_FUZZ_DEADLINE, DEFAULT_SNAPSHOT_DIR, SCOPES, Settings, read_settings
 from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, SUITE, covers_project
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
 
-    from pytest_mcp_contract._async import AsyncMcpContract
+    from pytest_mcp_contract._client.async_client import AsyncMcpContract
+    from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Answer
     from pytest_mcp_contract._contract.violations import Violation
     from pytest_mcp_contract._servers.kinds import Connection
     from pytest_mcp_contract._suite import Listing
-    from pytest_mcp_contract._sync import McpContract
 
 SETTINGS: Final = pytest.StashKey[Settings]()
 POOL: Final = pytest.StashKey[SessionPool]()
@@ -452,7 +446,7 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 @pytest.hookimpl(wrapper=True)  # around every other implementation: syrupy and the report set the status
 def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]:
     yield
-    sync = sys.modules.get("pytest_mcp_contract._sync")  # only if a sync session was ever opened
+    sync = sys.modules.get("pytest_mcp_contract._client.sync_client")  # only if a sync session was ever opened
     if sync is not None:
         sync.note_exit_status(int(session.exitstatus))
 
@@ -523,7 +517,7 @@ def mcp_contract(request: pytest.FixtureRequest, mcp_contract_server: object) ->
 
 def _pooled(request: pytest.FixtureRequest, server: object) -> McpContract:
     """The pool's session for this test; one that cannot open fails the test with its reason."""
-    from pytest_mcp_contract._session import SessionError
+    from pytest_mcp_contract._client.session import SessionError
 
     try:
         return request.config.stash[POOL].get(request, server)
@@ -540,8 +534,8 @@ async def mcp_contract_async(
 
     Its session is opened on the test's own event loop, once per test.
     """
-    from pytest_mcp_contract._async import open_async_contract
-    from pytest_mcp_contract._session import SessionError, single
+    from pytest_mcp_contract._client.async_client import open_async_contract
+    from pytest_mcp_contract._client.session import SessionError, single
 
     _check_server(mcp_contract_server)
     settings = request.config.stash[SETTINGS]

@@ -27,7 +27,7 @@ import mcp.client.streamable_http  # noqa: F401
 import pytest
 from mcp import types
 
-import pytest_mcp_contract._async
+import pytest_mcp_contract._client.async_client
 import pytest_mcp_contract._contract.checks  # noqa: F401
 from pytest_mcp_contract import ContractViolationError, McpContract
 

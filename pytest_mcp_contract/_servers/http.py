@@ -34,7 +34,7 @@ class HttpTarget:
     """The ini's ``mcp_contract_headers``; values read from ``${VAR}`` are :class:`Secret`."""
     reported_name: str = ""
     name_changes: bool = False
-    """Two sessions were told two names: the name says nothing lasting (``_session.server_name``)."""
+    """Two sessions were told two names: the name says nothing lasting (``kinds.server_name``)."""
 
     @property
     def name(self) -> str:

@@ -56,7 +56,7 @@ class StdioTarget:
     cwd: Path | None = None
     reported_name: str = ""
     name_changes: bool = False
-    """Two sessions were told two names: the name says nothing lasting (``_session.server_name``)."""
+    """Two sessions were told two names: the name says nothing lasting (``kinds.server_name``)."""
 
     @property
     def name(self) -> str:

@@ -10,7 +10,7 @@ import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._session import ContractSession, arguments_dict
+from pytest_mcp_contract._client.session import ContractSession, arguments_dict
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

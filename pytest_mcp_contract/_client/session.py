@@ -1,6 +1,6 @@
 """One client session under contract: connecting, listing tools, the raw call, and judging a result.
 
-The async steps are plain coroutines; the sync and async fixtures (``_sync.py``, ``_async.py``)
+The async steps are plain coroutines; the sync and async fixtures (``sync_client``, ``async_client``)
 decide which event loop runs them and how a call is timed out.
 """
 

@@ -24,10 +24,10 @@ import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
 
+from pytest_mcp_contract._client import DEFAULT_TIMEOUT
+from pytest_mcp_contract._client.session import ContractSession, arguments_dict, single
 from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._servers.kinds import server_label
-from pytest_mcp_contract._session import ContractSession, arguments_dict, single
-from pytest_mcp_contract._settings import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
