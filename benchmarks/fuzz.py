@@ -24,7 +24,7 @@ from mcp.server import MCPServer
 from pydantic import BaseModel, Field
 
 from pytest_mcp_contract import McpContract
-from pytest_mcp_contract._fuzz import fuzz_tool
+from pytest_mcp_contract._fuzz.fuzzer import fuzz_tool
 from pytest_mcp_contract._settings import Settings
 
 server = MCPServer("bench", log_level="WARNING")

@@ -144,7 +144,7 @@ def _fuzz_count(config: pytest.Config) -> int:
             "calls per tool, e.g. --mcp-contract-fuzz 200 (0: no fuzzing)"
         )
     if count:
-        from pytest_mcp_contract._fuzz import missing_extra
+        from pytest_mcp_contract._fuzz.fuzzer import missing_extra
 
         problem = missing_extra()
         if problem is not None:

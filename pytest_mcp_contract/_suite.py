@@ -65,7 +65,7 @@ class ContractItem(pytest.Function):
         return self.path, None, self.nodeid
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
-        from pytest_mcp_contract._fuzz import FuzzFailure
+        from pytest_mcp_contract._fuzz.fuzzer import FuzzFailure
 
         if isinstance(excinfo.value, SnapshotProblem | ContractViolationError | FuzzFailure):
             return "\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])])
@@ -217,7 +217,7 @@ def _expects_violations(case: Case) -> bool:
 def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) -> Callable[..., None]:
     def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
-        from pytest_mcp_contract._fuzz import FuzzFailure, fuzz_tool, skip_reason
+        from pytest_mcp_contract._fuzz.fuzzer import FuzzFailure, fuzz_tool, skip_reason
 
         tool = _listed(request, tool_name)
         reason = skip_reason(tool, settings)

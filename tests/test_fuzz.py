@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import SERVERS, Project, target
 
-from pytest_mcp_contract._fuzz import _case
+from pytest_mcp_contract._fuzz.fuzzer import _case
 
 FUZZ = target("fuzz_targets", "mcp")
 

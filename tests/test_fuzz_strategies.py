@@ -27,7 +27,7 @@ from jsonschema.validators import validator_for
 from mcp.server import MCPServer
 from pydantic import AnyUrl, BaseModel, Field
 
-from pytest_mcp_contract._strategies import Unsupported, arguments, checker
+from pytest_mcp_contract._fuzz.strategies import Unsupported, arguments, checker
 
 
 class Colour(enum.Enum):

@@ -122,8 +122,8 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import FlakyFailure, InvalidArgument, Unsatisfiable
 
+    from pytest_mcp_contract._fuzz.strategies import Unsupported, arguments, checker
     from pytest_mcp_contract._servers.kinds import server_name
-    from pytest_mcp_contract._strategies import Unsupported, arguments, checker
 
     schema = tool.input_schema or {"type": "object"}
     try:
