@@ -20,7 +20,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from pytest_mcp_contract._schemadiff import KINDS
+from pytest_mcp_contract._suite.schemadiff import KINDS
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._settings import Settings
@@ -375,7 +375,7 @@ class ReportPlugin:
         self.session = session
         if self.settings.server is not None:  # a server started as a command has told its name by now
             from pytest_mcp_contract._servers.kinds import own_name, server_name
-            from pytest_mcp_contract._snapshots import removed_tools, server_folder
+            from pytest_mcp_contract._suite.snapshots import removed_tools, server_folder
 
             self.report.main = server_name(self.settings.server)
             if self.report.main != own_name(self.settings.server):
@@ -386,7 +386,7 @@ class ReportPlugin:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
         if not self.removed:
             return
-        from pytest_mcp_contract._snapshots import UNDELETED as undeleted  # loaded already: it found them
+        from pytest_mcp_contract._suite.snapshots import UNDELETED as undeleted  # loaded already: it found them
 
         for path in self.removed:
             shown = shown_path(path, config)
@@ -414,7 +414,7 @@ class ReportPlugin:
 
     def _note_whole_run(self, config: pytest.Config) -> None:
         """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
-        from pytest_mcp_contract._suite import covers_project
+        from pytest_mcp_contract._suite.items import covers_project
 
         # Any selection or early stop, seen here or (under xdist) only in the options.
         narrowed = any(

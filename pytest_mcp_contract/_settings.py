@@ -209,7 +209,7 @@ def _snapshot_dir(config: pytest.Config, project: Path) -> Path:
 
 
 def _fields(raw: list[str]) -> tuple[str, ...]:
-    from pytest_mcp_contract._snapshots import FIELDS
+    from pytest_mcp_contract._suite.snapshots import FIELDS
 
     fields = tuple(dict.fromkeys(word.strip(",") for line in raw for word in line.split() if word.strip(",")))
     unknown = [name for name in fields if name not in FIELDS]

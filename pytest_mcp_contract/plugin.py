@@ -24,7 +24,7 @@ from pytest_mcp_contract._pool import SessionPool
 from pytest_mcp_contract._report import ReportPlugin, record
 from pytest_mcp_contract._servers import reaper as _reaper
 from pytest_mcp_contract._settings import DEFAULT_FUZZ_DEADLINE, DEFAULT_SNAPSHOT_DIR, SCOPES, Settings, read_settings
-from pytest_mcp_contract._suite import CLIENT_FIXTURE, MARKER, SUITE, covers_project
+from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, MARKER, SUITE, covers_project
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._contract.answer import Answer
     from pytest_mcp_contract._contract.violations import Violation
     from pytest_mcp_contract._servers.kinds import Connection
-    from pytest_mcp_contract._suite import Listing
+    from pytest_mcp_contract._suite.items import Listing
 
 SETTINGS: Final = pytest.StashKey[Settings]()
 POOL: Final = pytest.StashKey[SessionPool]()
@@ -259,7 +259,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     settings = config.stash[SETTINGS]
     if settings.suite and settings.server is not None and covers_project(config):
-        from pytest_mcp_contract._suite import list_for_suite
+        from pytest_mcp_contract._suite.items import list_for_suite
 
         updating = bool(config.getoption("update_snapshots", False))
         config.stash[LISTING] = list_for_suite(settings, config.stash[POOL], updating=updating)
@@ -278,7 +278,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     listing = config.stash.get(LISTING, None)
     if listing is None:
         return
-    from pytest_mcp_contract._suite import failing_item, make_items
+    from pytest_mcp_contract._suite.items import failing_item, make_items
 
     settings = config.stash[SETTINGS]
     if isinstance(listing, str):
@@ -466,7 +466,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(records, ignore_errors=True)
     config.stash.get(RESTORE_SIGNALS, lambda: None)()
     # Only if loaded: importing it would import syrupy into runs that never touched a snapshot.
-    snapshots = sys.modules.get("pytest_mcp_contract._snapshots")
+    snapshots = sys.modules.get("pytest_mcp_contract._suite.snapshots")
     if snapshots is not None:
         snapshots.forget_listings()
 

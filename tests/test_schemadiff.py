@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contract._schemadiff import diff_schema, diff_value
+from pytest_mcp_contract._suite.schemadiff import diff_schema, diff_value
 
 
 def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:

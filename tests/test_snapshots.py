@@ -367,7 +367,7 @@ def test_key_order_does_not_depend_on_the_protocol_version() -> None:
     from contract_servers.sdk_kinds import mcp
     from mcp import Client
 
-    from pytest_mcp_contract._snapshots import document, serialize
+    from pytest_mcp_contract._suite.snapshots import document, serialize
 
     async def listed(mode: str) -> dict[str, str]:
         async with Client(mcp, mode=mode) as client:

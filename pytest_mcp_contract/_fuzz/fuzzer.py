@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
-from pytest_mcp_contract._snapshots import file_stem
+from pytest_mcp_contract._suite.snapshots import file_stem
 
 if TYPE_CHECKING:
     from mcp.types import Tool

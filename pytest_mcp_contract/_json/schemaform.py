@@ -3,7 +3,7 @@
 ``simplify`` rewrites a node without changing which values it accepts (an allOf merged, ``const``
 as an enum of one, keywords that accept everything dropped). ``Digests`` gives two subschemas the
 same digest exactly when they differ only in ways no validator sees; each ``$def`` is digested
-once, so the cost is linear in the schema. The schema diff (``_schemadiff``) is built on both.
+once, so the cost is linear in the schema. The schema diff (``_suite.schemadiff``) is built on both.
 The helpers beside them (``lookup``, ``canonical``, ``ANNOTATIONS``, ``TYPES``) serve the fuzzer's
 strategies and the mirror too.
 """

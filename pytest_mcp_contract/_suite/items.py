@@ -23,16 +23,16 @@ import pytest
 from pytest_mcp_contract._contract.expect import EXPECTATIONS
 from pytest_mcp_contract._contract.violations import ContractViolationError
 from pytest_mcp_contract._report import record, shown_path
-from pytest_mcp_contract._schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 from pytest_mcp_contract._settings import project_dir
+from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 
 if TYPE_CHECKING:
     from mcp.types import Tool
 
-    from pytest_mcp_contract._cases import Case
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._pool import SessionPool
     from pytest_mcp_contract._settings import Settings
+    from pytest_mcp_contract._suite.cases import Case
 
 SUITE: Final = "mcp-contract"
 MARKER: Final = "mcp_contract"
@@ -108,7 +108,7 @@ def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = Fa
     store which tools exist. A broken cases file is a usage error.
     """
     from pytest_mcp_contract._client.session import SessionError
-    from pytest_mcp_contract._snapshots import remember_listing, server_folder
+    from pytest_mcp_contract._suite.snapshots import remember_listing, server_folder
 
     try:
         client = pool.open(settings.server)
@@ -131,7 +131,7 @@ def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> Non
     """
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._servers.kinds import EXTERNAL, stable_key
-    from pytest_mcp_contract._snapshots import file_stem, server_folder
+    from pytest_mcp_contract._suite.snapshots import file_stem, server_folder
 
     server = settings.server
     if not isinstance(server, EXTERNAL) or server_folder(settings.snapshot_dir, server).is_dir():
@@ -147,7 +147,7 @@ def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> Non
 
 
 def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
-    from pytest_mcp_contract._cases import load_cases, schema_cases, unique
+    from pytest_mcp_contract._suite.cases import load_cases, schema_cases, unique
 
     cases = [case for name in sorted(tools) for case in schema_cases(name, tools[name].input_schema)]
     if settings.cases is not None:
@@ -158,7 +158,7 @@ def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
 def make_items(session: pytest.Session, settings: Settings, listing: Listing) -> list[pytest.Item]:
     """Per tool, in name order, under one ``mcp-contract`` node: its schema, its checks, its example calls."""
     tools = listing.tools
-    from pytest_mcp_contract._snapshots import file_stem, server_folder
+    from pytest_mcp_contract._suite.snapshots import file_stem, server_folder
 
     folder = server_folder(settings.snapshot_dir, settings.server)
     suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=folder)
@@ -322,7 +322,7 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
 
 def _compare_snapshot(request: pytest.FixtureRequest, snapshot: Any, tool_name: str, settings: Settings) -> None:
     __tracebackhide__ = True
-    from pytest_mcp_contract._snapshots import ToolSnapshotExtension, document, serialize
+    from pytest_mcp_contract._suite.snapshots import ToolSnapshotExtension, document, serialize
 
     tool = _listed(request, tool_name)
     data = document(tool, settings.snapshot_fields)
@@ -488,7 +488,7 @@ def _changed_message(tool_name: str, changes: list[Change], diff: str, shown: st
 
 
 def _diff(before: str | None, data: dict[str, Any], path: Path) -> str:
-    from pytest_mcp_contract._snapshots import serialize
+    from pytest_mcp_contract._suite.snapshots import serialize
 
     return "".join(
         difflib.unified_diff(
