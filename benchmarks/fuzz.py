@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from pytest_mcp_contract import McpContract
 from pytest_mcp_contract._fuzz.fuzzer import fuzz_tool
-from pytest_mcp_contract._settings import Settings
+from pytest_mcp_contract._run.settings import Settings
 
 server = MCPServer("bench", log_level="WARNING")
 

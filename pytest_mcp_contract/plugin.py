@@ -20,10 +20,17 @@ import pytest
 
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._contract.expect import ALLOW_FORM, EXPECTATIONS, MARKERS, Referee, expectations
-from pytest_mcp_contract._pool import SessionPool
-from pytest_mcp_contract._report import ReportPlugin, record
+from pytest_mcp_contract._plugin.report import ReportPlugin
+from pytest_mcp_contract._run.pool import SessionPool
+from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._run.settings import (
+    DEFAULT_FUZZ_DEADLINE,
+    DEFAULT_SNAPSHOT_DIR,
+    SCOPES,
+    Settings,
+    read_settings,
+)
 from pytest_mcp_contract._servers import reaper as _reaper
-from pytest_mcp_contract._settings import DEFAULT_FUZZ_DEADLINE, DEFAULT_SNAPSHOT_DIR, SCOPES, Settings, read_settings
 from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, MARKER, SUITE, covers_project
 
 if TYPE_CHECKING:
@@ -355,7 +362,7 @@ def _referee(item: pytest.Item) -> Referee:
 
 def _marked_server(config: pytest.Config, item: pytest.Item, marker: pytest.Mark) -> object:
     """The server a ``mcp_contract_server`` marker names, loaded once per target for the whole run."""
-    from pytest_mcp_contract._settings import load_server
+    from pytest_mcp_contract._run.settings import load_server
 
     if len(marker.args) != 1 or marker.kwargs or not isinstance(marker.args[0], str):
         raise pytest.UsageError(

@@ -5,7 +5,7 @@ input) or in a result that passes every check. A JSON-RPC error or no answer at 
 ``input-crash``. In process, an error that is the SDK rejecting the tool's own return value is a
 ``structured-invalid``: the tool broke its schema, and the SDK only hid it.
 
-Hypothesis generates (from :mod:`._strategies`) and shrinks; it comes with the ``fuzz`` extra and
+Hypothesis generates (from :mod:`.strategies`) and shrinks; it comes with the ``fuzz`` extra and
 is imported only when fuzzing is asked for. Each tool gets an example database of its own, and the
 last failure is tried first on the next run.
 """
@@ -25,15 +25,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
-from pytest_mcp_contract._suite.snapshots import file_stem
+from pytest_mcp_contract._run.paths import file_stem
 
 if TYPE_CHECKING:
     from mcp.types import Tool
 
     from pytest_mcp_contract._client.sync_client import McpContract
-    from pytest_mcp_contract._settings import Settings
+    from pytest_mcp_contract._run.settings import Settings
 
-EXTRA: Final = "pip install 'pytest-mcp-contract[fuzz]'"
 DATABASE: Final = Path(".hypothesis") / "mcp-contract"
 """Under the project folder: one example database per server and tool."""
 LAST_FAILURE: Final = "last-failure.json"
@@ -63,16 +62,6 @@ class Fuzzed:
     """Different argument sets among the calls (a schema the generator covers badly repeats its cases)."""
     cut_short: bool = False
     """The time limit ended the search before it made its calls."""
-
-
-def missing_extra() -> str | None:
-    """Why fuzzing cannot run here, or None."""
-    from importlib.util import find_spec
-
-    # Found, not imported: Hypothesis warns when a plugin imports it while pytest starts.
-    if find_spec("hypothesis") is None:
-        return f"--mcp-contract-fuzz needs Hypothesis, which comes with the fuzz extra: {EXTRA}"
-    return None
 
 
 def skip_reason(tool: Tool, settings: Settings) -> str | None:

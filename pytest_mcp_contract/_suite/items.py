@@ -22,16 +22,17 @@ import pytest
 
 from pytest_mcp_contract._contract.expect import EXPECTATIONS
 from pytest_mcp_contract._contract.violations import ContractViolationError
-from pytest_mcp_contract._report import record, shown_path
-from pytest_mcp_contract._settings import project_dir
+from pytest_mcp_contract._run.paths import shown_path
+from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 
 if TYPE_CHECKING:
     from mcp.types import Tool
 
     from pytest_mcp_contract._client.sync_client import McpContract
-    from pytest_mcp_contract._pool import SessionPool
-    from pytest_mcp_contract._settings import Settings
+    from pytest_mcp_contract._run.pool import SessionPool
+    from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._suite.cases import Case
 
 SUITE: Final = "mcp-contract"
@@ -108,7 +109,8 @@ def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = Fa
     store which tools exist. A broken cases file is a usage error.
     """
     from pytest_mcp_contract._client.session import SessionError
-    from pytest_mcp_contract._suite.snapshots import remember_listing, server_folder
+    from pytest_mcp_contract._run.paths import server_folder
+    from pytest_mcp_contract._suite.snapshots import remember_listing
 
     try:
         client = pool.open(settings.server)
@@ -130,8 +132,8 @@ def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> Non
     the name is the same twice (a run that writes none creates no folder to get wrong).
     """
     from pytest_mcp_contract._client.session import SessionError
+    from pytest_mcp_contract._run.paths import file_stem, server_folder
     from pytest_mcp_contract._servers.kinds import EXTERNAL, stable_key
-    from pytest_mcp_contract._suite.snapshots import file_stem, server_folder
 
     server = settings.server
     if not isinstance(server, EXTERNAL) or server_folder(settings.snapshot_dir, server).is_dir():
@@ -158,7 +160,7 @@ def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
 def make_items(session: pytest.Session, settings: Settings, listing: Listing) -> list[pytest.Item]:
     """Per tool, in name order, under one ``mcp-contract`` node: its schema, its checks, its example calls."""
     tools = listing.tools
-    from pytest_mcp_contract._suite.snapshots import file_stem, server_folder
+    from pytest_mcp_contract._run.paths import file_stem, server_folder, snapshot_path
 
     folder = server_folder(settings.snapshot_dir, settings.server)
     suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=folder)
@@ -174,7 +176,7 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
         ):
             item = ContractItem.from_parent(suite, name=f"{kind}[{name}]", callobj=function)
             # syrupy finds the snapshot file from the item's path (also on the xdist controller).
-            item.path = folder / f"{stem}.json"
+            item.path = snapshot_path(settings.snapshot_dir, settings.server, name)
             item.tool_name = name
             item.add_marker(MARKER)
             items.append(item)

@@ -14,15 +14,16 @@ folder is ever touched.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from syrupy.data import SnapshotCollections
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from pytest_mcp_contract._run.paths import SUFFIX, file_stem
+from pytest_mcp_contract._run.settings import FIELDS
 
 if TYPE_CHECKING:
     from mcp.types import Tool
@@ -50,13 +51,6 @@ def forget_listings() -> None:
     UNDELETED.clear()
 
 
-def server_folder(base: Path, server: object) -> Path:
-    """Each server's snapshots in a folder of their own, named after the server."""
-    from pytest_mcp_contract._servers.kinds import server_name
-
-    return base / file_stem(server_name(server))
-
-
 def removed_tools(folder: Path) -> list[Path]:
     """Snapshot files of tools the server no longer lists (empty while the listing is unknown).
 
@@ -70,7 +64,7 @@ def removed_tools(folder: Path) -> list[Path]:
     if key not in _REMOVED:
         _REMOVED[key] = sorted(
             path
-            for path in folder.glob("*.json")
+            for path in folder.glob(f"*{SUFFIX}")
             if path.stem not in listed and path.is_file() and _is_tool_snapshot(path)
         )
     return _REMOVED[key]
@@ -82,37 +76,6 @@ def _is_tool_snapshot(path: Path) -> bool:
     except (OSError, UnicodeDecodeError, ValueError):
         return False
     return isinstance(data, dict) and "output_schema" in data and data.keys() <= set(FIELDS)
-
-
-FIELDS: Final = ("output_schema", "input_schema", "title", "description", "annotations", "meta")
-"""What can be snapshotted; ``output_schema`` always is, the rest on request (ini ``mcp_contract_snapshot_fields``)."""
-
-_SAFE: Final = re.compile(r"[A-Za-z0-9_\-]")
-_WINDOWS_RESERVED: Final = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$", re.IGNORECASE)
-_MAX_STEM: Final = 200
-
-
-def file_stem(tool_name: str) -> str:
-    """A file name for a tool's snapshot that is valid everywhere and tells tools apart.
-
-    MCP names are usually ``[A-Za-z0-9._-]``, which stays as it is (a leading dot is encoded, so
-    no file is hidden). Anything else is percent-encoded as UTF-8, so ``weather/today`` and
-    ``weathertoday`` do not collide; very long names are cut and end with a hash.
-    """
-    stem = "".join(
-        char if _SAFE.match(char) or (char == "." and index) else _percent(char) for index, char in enumerate(tool_name)
-    )
-    if not stem:
-        stem = "%"
-    elif _WINDOWS_RESERVED.match(stem):
-        stem = _percent(stem[0]) + stem[1:]  # "con" and "nul.x" are not file names on Windows
-    if len(stem) > _MAX_STEM:
-        stem = f"{stem[: _MAX_STEM - 13]}~{hashlib.sha256(tool_name.encode()).hexdigest()[:12]}"
-    return stem
-
-
-def _percent(char: str) -> str:
-    return "".join(f"%{byte:02X}" for byte in char.encode())
 
 
 def document(tool: Tool, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -160,7 +123,7 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
         path = Path(test_location.filepath)
-        if path.suffix != ".json":
+        if path.suffix != SUFFIX:
             # syrupy also asks about every other collected test file; none of them has tool
             # snapshots, so point it at a folder that does not exist rather than the test's own.
             return str(path.parent / "__snapshots__" / ".no-mcp-contract-snapshots")
@@ -178,7 +141,7 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
         self, *, test_location: PyTestLocation, ignore_extensions: list[str] | None = None
     ) -> SnapshotCollections:
         discovered = SnapshotCollections()
-        if Path(test_location.filepath).suffix == ".json":
+        if Path(test_location.filepath).suffix == SUFFIX:
             for path in removed_tools(Path(test_location.filepath).parent):
                 discovered.add(self.read_snapshot_collection(snapshot_location=str(path)))
         return discovered
@@ -188,7 +151,7 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
         if path in removed_tools(path.parent):
             try:
                 path.unlink()
-            except OSError as error:  # told in the summary, and it fails the run (``_report``)
+            except OSError as error:  # told in the summary, and it fails the run (``_plugin.report``)
                 UNDELETED[path] = f"{error.strerror or error} ({type(error).__name__})"
 
 

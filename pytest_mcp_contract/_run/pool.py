@@ -14,7 +14,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Referee
-    from pytest_mcp_contract._settings import Settings
+    from pytest_mcp_contract._run.settings import Settings
 
 
 class SessionPool:

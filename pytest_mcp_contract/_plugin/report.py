@@ -20,17 +20,12 @@ from urllib.parse import unquote
 
 import pytest
 
+from pytest_mcp_contract._run.paths import shown_path
+from pytest_mcp_contract._run.records import PROPERTY
 from pytest_mcp_contract._suite.schemadiff import KINDS
 
 if TYPE_CHECKING:
-    from pytest_mcp_contract._settings import Settings
-
-PROPERTY: Final = "mcp_contract"
-
-
-def record(item: pytest.Item, kind: str, **data: Any) -> None:
-    """Note something about a tool on the running test (a snapshot, tool checks, a call)."""
-    item.user_properties.append((PROPERTY, json.dumps({"kind": kind, **data}, sort_keys=True)))
+    from pytest_mcp_contract._run.settings import Settings
 
 
 @dataclass
@@ -347,11 +342,6 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
     return ["", "\n\n".join(blocks)]
 
 
-def shown_path(path: Path, config: pytest.Config) -> str:
-    """A file as messages show it: relative to pytest's rootdir when it lies inside."""
-    return str(path.relative_to(config.rootpath)) if path.is_relative_to(config.rootpath) else str(path)
-
-
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
@@ -374,8 +364,9 @@ class ReportPlugin:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
         if self.settings.server is not None:  # a server started as a command has told its name by now
+            from pytest_mcp_contract._run.paths import server_folder
             from pytest_mcp_contract._servers.kinds import own_name, server_name
-            from pytest_mcp_contract._suite.snapshots import removed_tools, server_folder
+            from pytest_mcp_contract._suite.snapshots import removed_tools
 
             self.report.main = server_name(self.settings.server)
             if self.report.main != own_name(self.settings.server):

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 
 Scope = Literal["session", "module", "function"]
 SCOPES: Final[tuple[Scope, ...]] = ("session", "module", "function")
+FIELDS: Final = ("output_schema", "input_schema", "title", "description", "annotations", "meta")
+"""What can be snapshotted; ``output_schema`` always is, the rest on request (ini ``mcp_contract_snapshot_fields``)."""
+
+EXTRA: Final = "pip install 'pytest-mcp-contract[fuzz]'"
+"""How to get what fuzzing needs."""
+
 DEFAULT_SNAPSHOT_DIR: Final = "mcp_contract_snapshots"
 DEFAULT_FUZZ_DEADLINE: Final = 60.0
 
@@ -144,8 +150,6 @@ def _fuzz_count(config: pytest.Config) -> int:
             "calls per tool, e.g. --mcp-contract-fuzz 200 (0: no fuzzing)"
         )
     if count:
-        from pytest_mcp_contract._fuzz.fuzzer import missing_extra
-
         problem = missing_extra()
         if problem is not None:
             raise pytest.UsageError(problem)
@@ -209,8 +213,6 @@ def _snapshot_dir(config: pytest.Config, project: Path) -> Path:
 
 
 def _fields(raw: list[str]) -> tuple[str, ...]:
-    from pytest_mcp_contract._suite.snapshots import FIELDS
-
     fields = tuple(dict.fromkeys(word.strip(",") for line in raw for word in line.split() if word.strip(",")))
     unknown = [name for name in fields if name not in FIELDS]
     if unknown:
@@ -239,3 +241,13 @@ def _target_message(target: str, source: str, error: TargetError) -> str:
         f"pytest-mcp-contract cannot load the MCP server {target!r} ({source}): {error}\n"
         "Fix the target, or remove it and override the mcp_contract_server fixture in conftest.py instead."
     )
+
+
+def missing_extra() -> str | None:
+    """Why fuzzing cannot run here, or None."""
+    from importlib.util import find_spec
+
+    # Found, not imported: Hypothesis warns when a plugin imports it while pytest starts.
+    if find_spec("hypothesis") is None:
+        return f"--mcp-contract-fuzz needs Hypothesis, which comes with the fuzz extra: {EXTRA}"
+    return None
