@@ -10,48 +10,26 @@ import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._client.session import ContractSession, arguments_dict
+from pytest_mcp_contract._client.face import ClientFace
+from pytest_mcp_contract._client.session import ContractSession
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from mcp import Client
-    from mcp.types import CallToolResult, Tool
+    from mcp.types import CallToolResult
 
-    from pytest_mcp_contract._contract.answer import Referee
-    from pytest_mcp_contract._contract.violations import Violation
-    from pytest_mcp_contract._servers.kinds import Connection
+    from pytest_mcp_contract._contract.answer import Answer, Referee
 
 T = TypeVar("T")
 
 
-class AsyncMcpContract:
+class AsyncMcpContract(ClientFace):
     """The ``mcp_contract_async`` fixture: :class:`~pytest_mcp_contract.McpContract` with awaitable calls."""
 
     def __init__(self, session: ContractSession, task_group: anyio.abc.TaskGroup, host: _Host) -> None:
         self._session = session
         self._task_group = task_group
         self._host = host
-
-    @property
-    def server(self) -> object:
-        """The server object this session is connected to."""
-        return self._session.server
-
-    @property
-    def tools(self) -> dict[str, Tool]:
-        """Every tool the server lists (all pages of ``tools/list``), by name."""
-        return dict(self._session.tools)
-
-    @property
-    def connection(self) -> Connection | None:
-        """For a server outside this process (a command or a URL): its connection, with the server's stderr."""
-        return self._session.connection
-
-    @property
-    def client(self) -> Client:
-        """The underlying ``mcp.Client``, for everything else."""
-        return self._session.client
 
     async def call_tool(
         self,
@@ -63,22 +41,19 @@ class AsyncMcpContract:
     ) -> CallToolResult:
         """Call a tool and return the raw result once it has passed every check (see ``McpContract``)."""
         __tracebackhide__ = True
-        args = arguments_dict(name, arguments)
+        args = self._arguments(name, arguments)
         if name not in self._session.tools:
-            await self._session.refresh_tools()
+            await self._session.refresh_tools()  # the server may have added it since
         self._session.tool(name)
-        limit = self._session.timeout if timeout is None else timeout
+        limit = self._limit(timeout)
+        outcome: Answer | MCPError
         try:
-            answer = await self._abandon_after(
+            outcome = await self._abandon_after(
                 self._session.request(name, args), limit, lambda: self._session.timed_out(name, limit), f"tool {name!r}"
             )
         except MCPError as error:
-            self._session.refused(name, args, error, expect_error=expect_error)
-        return self._session.judge(name, args, answer, expect_error=expect_error)
-
-    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
-        """The violations of a result obtained elsewhere; never raises."""
-        return self._session.check(name, result, expect_error=expect_error)
+            outcome = error
+        return self._verdict(name, args, outcome, expect_error=expect_error)
 
     async def _abandon_after(
         self, awaitable: Awaitable[T], timeout: float, on_timeout: Callable[[], BaseException], label: str

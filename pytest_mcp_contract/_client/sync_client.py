@@ -25,19 +25,18 @@ import anyio.abc
 from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
-from pytest_mcp_contract._client.session import ContractSession, arguments_dict, single
+from pytest_mcp_contract._client.face import ClientFace
+from pytest_mcp_contract._client.session import ContractSession, single
 from pytest_mcp_contract._errors import McpContractWarning
 from pytest_mcp_contract._servers.kinds import server_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from mcp import Client
-    from mcp.types import CallToolResult, Tool
+    from mcp.types import CallToolResult
 
     from pytest_mcp_contract._contract.answer import Answer, Referee
     from pytest_mcp_contract._contract.violations import Violation
-    from pytest_mcp_contract._servers.kinds import Connection
 
 T = TypeVar("T")
 
@@ -322,7 +321,7 @@ def _close_forgotten_sessions() -> None:
 getattr(threading, "_register_atexit", lambda _function: None)(_close_forgotten_sessions)
 
 
-class McpContract:
+class McpContract(ClientFace):
     """The ``mcp_contract`` fixture: a checked MCP client for plain (sync) tests.
 
     Every ``call_tool`` result is checked against the tool's published contract before it is
@@ -351,26 +350,6 @@ class McpContract:
             on_lost=self._session.lost,
         )
 
-    @property
-    def server(self) -> object:
-        """The server object this session is connected to."""
-        return self._session.server
-
-    @property
-    def tools(self) -> dict[str, Tool]:
-        """Every tool the server lists (all pages of ``tools/list``), by name."""
-        return dict(self._session.tools)
-
-    @property
-    def connection(self) -> Connection | None:
-        """For a server outside this process (a command or a URL): its connection, with the server's stderr."""
-        return self._session.connection
-
-    @property
-    def client(self) -> Client:
-        """The underlying ``mcp.Client``, for everything else; await its methods through :meth:`run`."""
-        return self._session.client
-
     def call_tool(
         self,
         name: str,
@@ -388,20 +367,21 @@ class McpContract:
         violation, and a JSON-RPC error is raised as the SDK's ``MCPError``.
         """
         __tracebackhide__ = True
-        args = arguments_dict(name, arguments)
+        args = self._arguments(name, arguments)
         if name not in self._session.tools:
             self.run(self._session.refresh_tools())  # the server may have added it since
         self._session.tool(name)
+        outcome: Answer | MCPError
         try:
-            answer = self._answer(name, args, timeout)
+            outcome = self._answer(name, args, timeout)
         except MCPError as error:
-            self._session.refused(name, args, error, expect_error=expect_error)
-        return self._session.judge(name, args, answer, expect_error=expect_error)
+            outcome = error
+        return self._verdict(name, args, outcome, expect_error=expect_error)
 
     def _answer(self, name: str, arguments: dict[str, Any] | None, timeout: float | None = None) -> Answer:
         """The raw answer to a call, not yet judged (``call_tool`` judges it; the fuzzer by its own rule)."""
         __tracebackhide__ = True
-        limit = self._session.timeout if timeout is None else timeout
+        limit = self._limit(timeout)
         return self._host.run(
             self._session.request(name, arguments),
             limit,
@@ -416,13 +396,6 @@ class McpContract:
     def _noise(self, tool: str) -> list[Violation]:
         """Non-MCP output not yet reported (``stdout-noise``), for the generated tool checks."""
         return self._session.noise(tool)
-
-    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
-        """The violations of a result obtained elsewhere (say, through :attr:`client`).
-
-        Never raises for a bad result: it returns what is wrong instead.
-        """
-        return self._session.check(name, result, expect_error=expect_error)
 
     def run(self, awaitable: Awaitable[T], *, timeout: float | None = None) -> T:
         """Run an awaitable on this session's event loop, e.g. ``run(c.client.list_resources())``."""
