@@ -545,7 +545,6 @@ async def mcp_contract_async(
     from pytest_mcp_contract._client.session import SessionError, single
 
     _check_server(mcp_contract_server)
-    settings = request.config.stash[SETTINGS]
     pool = request.config.stash[POOL]
     refused = None
     try:
@@ -555,14 +554,7 @@ async def mcp_contract_async(
     if refused is not None:
         pytest.fail(refused, pytrace=False)  # outside the except, as below
     stack = AsyncExitStack()
-    opening = open_async_contract(
-        mcp_contract_server,
-        timeout=settings.timeout,
-        check_formats=settings.check_formats,
-        require_json_text=settings.require_json_text,
-        referee=pool.referee,
-        startup_timeout=settings.startup_timeout,
-    )
+    opening = open_async_contract(mcp_contract_server, **pool.session_options())
     problem: BaseException | None = None
     try:
         contract = await stack.enter_async_context(opening)

@@ -7,7 +7,7 @@ stale, cached one, and the session still lives for the whole scope.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -48,15 +48,18 @@ class SessionPool:
         """A new session to ``server`` with the run's settings; the caller closes it, or hands it to :meth:`keep`."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
+        return McpContract(server, **self.session_options())
+
+    def session_options(self) -> dict[str, Any]:
+        """How every session of this run is opened, sync or async: the run's settings and its referee."""
         settings = self._settings
-        return McpContract(
-            server,
-            timeout=settings.timeout,
-            check_formats=settings.check_formats,
-            require_json_text=settings.require_json_text,
-            referee=self.referee,
-            startup_timeout=settings.startup_timeout,
-        )
+        return {
+            "timeout": settings.timeout,
+            "check_formats": settings.check_formats,
+            "require_json_text": settings.require_json_text,
+            "referee": self.referee,
+            "startup_timeout": settings.startup_timeout,
+        }
 
     def _open_once(self, server: object, where: str) -> McpContract:
         """:meth:`open`, unless ``server`` already failed to open this run; a failure is remembered."""

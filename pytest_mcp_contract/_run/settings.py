@@ -164,21 +164,19 @@ def project_dir(config: pytest.Config) -> Path:
 def load_server(config: pytest.Config, target: str, source: str) -> object:
     """Load a target; a relative path is relative to the current directory for the option, else the ini file."""
     from pytest_mcp_contract._servers.environ import SettingError, environment, headers
-    from pytest_mcp_contract._servers.http import PREFIXES
-    from pytest_mcp_contract._servers.stdio import PREFIX
-    from pytest_mcp_contract._servers.target import TargetError, load_target
+    from pytest_mcp_contract._servers.target import TargetError, load_target, target_kind
 
     base_dir = Path(config.invocation_params.dir)
     if source != "--mcp-contract-server" and config.inipath is not None:
         base_dir = config.inipath.parent
-    spec = target.strip()
+    kind = target_kind(target)
     # Each kind of target reads only its own settings: an in-process run never stops on a stdio one.
     try:
-        if spec.startswith(PREFIX):
+        if kind == "stdio":
             cwd = cast("str", config.getini("mcp_contract_server_cwd")).strip()
             env = environment(cast("list[str]", config.getini("mcp_contract_server_env")), "mcp_contract_server_env")
             return load_target(target, base_dir, env=env, cwd=(project_dir(config) / cwd).resolve() if cwd else None)
-        if spec.lower().startswith(PREFIXES):
+        if kind == "http":
             lines = cast("list[str]", config.getini("mcp_contract_headers"))
             return load_target(target, base_dir, headers=headers(lines, "mcp_contract_headers"))
         return load_target(target, base_dir)

@@ -8,7 +8,7 @@ import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pytest_mcp_contract._servers.http import PREFIXES, HttpError, http_target
 from pytest_mcp_contract._servers.kinds import is_server, is_server_class, remember_target
@@ -18,6 +18,19 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._servers.environ import Value
 
 GRAMMAR = "'package.module:attr', 'path/to/file.py:attr', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
+
+
+TargetKind = Literal["stdio", "http", "in process"]
+
+
+def target_kind(spec: str) -> TargetKind:
+    """The one place that tells a command from a URL from an object to import."""
+    spec = spec.strip()
+    if spec.startswith(PREFIX):
+        return "stdio"
+    if spec.lower().startswith(PREFIXES):
+        return "http"
+    return "in process"
 
 
 class TargetError(Exception):
@@ -37,10 +50,11 @@ def load_target(
     A ``stdio:`` target is a command instead, started when a session opens (``env`` and ``cwd`` apply);
     an ``http(s)://`` target is a streamable-HTTP endpoint (``headers`` apply).
     """
+    kind = target_kind(spec)
     try:
-        if spec.strip().startswith(PREFIX):
+        if kind == "stdio":
             return stdio_target(spec.strip(), base_dir, env or {}, cwd)
-        if spec.strip().lower().startswith(PREFIXES):
+        if kind == "http":
             return http_target(spec.strip(), dict(headers or {}))
     except (StdioError, HttpError) as error:
         raise TargetError(str(error)) from None
