@@ -13,7 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contract._contract.violations import CHECKS, CheckId, ContractViolationError, Violation
-from pytest_mcp_contract._errors import McpContractWarning, ToolTimeoutError, UnknownToolError
+from pytest_mcp_contract._errors import McpContractError, McpContractWarning, ToolTimeoutError, UnknownToolError
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
@@ -32,6 +32,7 @@ __all__ = [
     "CheckId",
     "ContractViolationError",
     "McpContract",
+    "McpContractError",
     "McpContractWarning",
     "SessionError",
     "ToolTimeoutError",

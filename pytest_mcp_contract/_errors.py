@@ -15,7 +15,15 @@ class McpContractWarning(pytest.PytestWarning):
     """
 
 
-class UnknownToolError(LookupError):
+class McpContractError(Exception):
+    """The base of every error the plugin raises itself: ``except McpContractError`` catches them all.
+
+    Each is also the built-in kind it is (an ``AssertionError`` for a broken contract, a
+    ``TimeoutError`` for a call without answer), so ``pytest.raises`` and existing handlers still work.
+    """
+
+
+class UnknownToolError(McpContractError, LookupError):
     """A test named a tool the server does not list."""
 
     def __init__(self, name: str, available: Iterable[str]) -> None:
@@ -27,7 +35,7 @@ class UnknownToolError(LookupError):
         self.name = name
 
 
-class ToolTimeoutError(TimeoutError):
+class ToolTimeoutError(McpContractError, TimeoutError):
     """A tool call did not answer within its timeout; the session stays usable."""
 
     def __init__(self, name: str, timeout: float, meanwhile: str = "") -> None:
@@ -46,5 +54,5 @@ class ToolTimeoutError(TimeoutError):
         self.timeout = timeout
 
 
-for _cls in (McpContractWarning, UnknownToolError, ToolTimeoutError):
+for _cls in (McpContractWarning, McpContractError, UnknownToolError, ToolTimeoutError):
     _cls.__module__ = "pytest_mcp_contract"

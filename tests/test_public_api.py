@@ -21,6 +21,7 @@ def test_public_names() -> None:
             "CheckId",
             "ContractViolationError",
             "McpContract",
+            "McpContractError",
             "McpContractWarning",
             "SessionError",
             "ToolTimeoutError",
@@ -33,6 +34,22 @@ def test_public_names() -> None:
     )
     for name in pytest_mcp_contract.__all__:
         assert getattr(pytest_mcp_contract, name) is not None
+
+
+@pytest.mark.parametrize(
+    ("name", "builtin"),
+    [
+        ("ContractViolationError", AssertionError),
+        ("SessionError", RuntimeError),
+        ("ToolTimeoutError", TimeoutError),
+        ("UnknownToolError", LookupError),
+    ],
+)
+def test_every_public_error_is_an_mcp_contract_error_and_its_builtin_kind(name: str, builtin: type) -> None:
+    error = getattr(pytest_mcp_contract, name)
+    assert issubclass(error, pytest_mcp_contract.McpContractError)
+    assert issubclass(error, builtin)
+    assert error.__module__ == "pytest_mcp_contract"
 
 
 SCRIPT = """

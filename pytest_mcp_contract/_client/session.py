@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 from pytest_mcp_contract._contract.answer import Answer, Referee
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
-from pytest_mcp_contract._errors import ToolTimeoutError, UnknownToolError
+from pytest_mcp_contract._errors import McpContractError, ToolTimeoutError, UnknownToolError
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
     marked_call,
@@ -45,7 +45,7 @@ MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
 
 
-class SessionError(RuntimeError):
+class SessionError(McpContractError, RuntimeError):
     """The session could not be opened, or the server broke the protocol outside a tool call."""
 
 

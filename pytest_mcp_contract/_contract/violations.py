@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._json.value import render, show_pointer
 
 CheckId = Literal[
@@ -99,7 +100,7 @@ class Violation:
         return f"[{self.check}] {self.tool}{where}: {self.message}"
 
 
-class ContractViolationError(AssertionError):
+class ContractViolationError(McpContractError, AssertionError):
     """A tool call broke its contract; ``.violations`` holds every :class:`Violation` found.
 
     It is an ``AssertionError``, so pytest reports it as a test failure, not an error.

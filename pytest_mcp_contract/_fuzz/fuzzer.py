@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._run.paths import file_stem
 
@@ -39,7 +40,7 @@ LAST_FAILURE: Final = "last-failure.json"
 """Beside it, the smallest failing arguments of the last run, tried first (with or without a seed)."""
 
 
-class FuzzFailure(AssertionError):
+class FuzzFailure(McpContractError, AssertionError):
     """Generated arguments broke a tool's contract; the message shows the smallest call that does."""
 
     def __init__(self, message: str, *, fuzzed: Fuzzed, violations: list[Violation]) -> None:

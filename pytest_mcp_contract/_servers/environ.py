@@ -7,11 +7,13 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+from pytest_mcp_contract._errors import McpContractError
+
 _VARIABLE: Final = re.compile(r"\$\{(\w+)\}")
 _HEADER_NAME: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP token (RFC 9110)
 
 
-class SettingError(Exception):
+class SettingError(McpContractError):
     """A setting that cannot be used; the message is written for the user, ready for a UsageError."""
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._servers.environ import Value, revealed
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 PREFIXES: Final = ("http://", "https://")
 
 
-class HttpError(Exception):
+class HttpError(McpContractError):
     """An HTTP target that cannot be used; the message is written for the user."""
 
 

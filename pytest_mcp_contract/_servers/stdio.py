@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._servers import reaper as _reaper
 from pytest_mcp_contract._servers.environ import Value, reveal, revealed
 from pytest_mcp_contract._servers.stdio_pipe import MAX_LINE, Noise, StdioPipe, size_in_words
@@ -40,7 +41,7 @@ STDERR_FLOOD: Final = 1024 * 1024
 """Stderr written during one call that a timeout's verdict mentions."""
 
 
-class StdioError(Exception):
+class StdioError(McpContractError):
     """A stdio target or its settings cannot be used; the message is written for the user."""
 
 

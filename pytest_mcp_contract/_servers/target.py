@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._servers.http import PREFIXES, HttpError, http_target
 from pytest_mcp_contract._servers.kinds import is_server, is_server_class, remember_target
 from pytest_mcp_contract._servers.stdio import PREFIX, StdioError, stdio_target
@@ -33,7 +34,7 @@ def target_kind(spec: str) -> TargetKind:
     return "in process"
 
 
-class TargetError(Exception):
+class TargetError(McpContractError):
     """A target that cannot be loaded; the message is written for the user, ready for a UsageError."""
 
 

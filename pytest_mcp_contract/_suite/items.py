@@ -22,6 +22,7 @@ import pytest
 
 from pytest_mcp_contract._contract.expect import EXPECTATIONS
 from pytest_mcp_contract._contract.violations import ContractViolationError
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._run.settings import project_dir
@@ -73,7 +74,7 @@ class ContractItem(pytest.Function):
         return super().repr_failure(excinfo)
 
 
-class SnapshotProblem(AssertionError):
+class SnapshotProblem(McpContractError, AssertionError):
     """A tool's snapshot is missing, unreadable, or differs from what the server publishes."""
 
 
