@@ -1,0 +1,161 @@
+"""The plugin's command-line options (``--mcp-contract-*``) and ini keys (``mcp_contract_*``), with their help."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytest_mcp_contract._client import DEFAULT_TIMEOUT
+from pytest_mcp_contract._contract.expect import ALLOW_FORM
+from pytest_mcp_contract._run.settings import DEFAULT_FUZZ_DEADLINE, DEFAULT_SNAPSHOT_DIR, SCOPES
+
+if TYPE_CHECKING:
+    import pytest
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register every option and ini key (https://docs.pytest.org/en/stable/reference/reference.html#pytest.hookspec.pytest_addoption)."""
+    group = parser.getgroup("mcp-contract", "MCP contract testing (pytest-mcp-contract)")
+    group.addoption(
+        "--mcp-contract-server",
+        dest="mcp_contract_server",
+        metavar="TARGET",
+        default=None,
+        help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr' (relative to the current "
+        "directory), naming an MCPServer, a low-level Server, a FastMCP server, or a zero-argument callable "
+        "returning one; or "
+        "'stdio:COMMAND ARGS...' to start a server and speak MCP over its stdin/stdout; or an "
+        "'http://HOST:PORT/PATH' (or https) streamable-HTTP endpoint. Overrides ini mcp_contract_server.",
+    )
+    parser.addini(
+        "mcp_contract_server",
+        "MCP server to check, as for --mcp-contract-server (a relative file path is relative to the ini file).",
+        type="string",
+        default="",
+    )
+    parser.addini(
+        "mcp_contract_scope",
+        f"How long one MCP session lives: {', '.join(SCOPES)} (default: session).",
+        type="string",
+        default="session",
+    )
+    parser.addini(
+        "mcp_contract_timeout",
+        f"Seconds a tool call may take before the test fails (default: {DEFAULT_TIMEOUT:g}).",
+        type="string",
+        default=str(DEFAULT_TIMEOUT),
+    )
+    parser.addini(
+        "mcp_contract_require_json_text",
+        "Fail a call whose structured_content is an object that content tells in prose only, with no text "
+        "block holding its JSON (the spec recommends one); by default the summary only names such tools.",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
+        "mcp_contract_check_formats",
+        "Assert JSON Schema 'format' keywords in output schemas instead of treating them as annotations.",
+        type="bool",
+        default=False,
+    )
+    group.addoption(
+        "--mcp-contract-report",
+        dest="mcp_contract_report",
+        metavar="PATH",
+        default=None,
+        help="Write a Markdown report of the contract run (schema changes, tool checks, calls) to PATH.",
+    )
+    group.addoption(
+        "--mcp-contract-fuzz",
+        dest="mcp_contract_fuzz",
+        metavar="N",
+        default=None,
+        help="Fuzz every tool: N calls with arguments generated from its input schema, shrunk to the smallest "
+        "that breaks its contract (needs the fuzz extra). Overrides ini mcp_contract_fuzz.",
+    )
+    group.addoption(
+        "--mcp-contract-fuzz-seed",
+        dest="mcp_contract_fuzz_seed",
+        metavar="SEED",
+        type=int,
+        default=None,
+        help="Seed for the generated arguments, so a CI run is repeatable.",
+    )
+    parser.addini("mcp_contract_fuzz", "Generated calls per tool, as for --mcp-contract-fuzz (default: 0, no fuzzing).")
+    parser.addini(
+        "mcp_contract_fuzz_deadline",
+        f"Seconds of fuzzing per tool (default: {DEFAULT_FUZZ_DEADLINE:g}).",
+        type="string",
+        default=str(DEFAULT_FUZZ_DEADLINE),
+    )
+    parser.addini(
+        "mcp_contract_fuzz_readonly_only",
+        "Fuzz only tools that say readOnlyHint: true (otherwise only a tool that says destructiveHint: true and not "
+        "readOnlyHint: true is left out, unless mcp_contract_fuzz_allow names it).",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
+        "mcp_contract_fuzz_allow",
+        "Tools fuzzed whatever their hints say, by name.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
+        "mcp_contract_server_env",
+        "Environment for a server started as a command (stdio:...), one NAME=value per line; ${VAR} is taken "
+        "from pytest's environment.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
+        "mcp_contract_server_cwd",
+        "Working directory for a server started as a command (stdio:...), relative to the ini file.",
+        type="string",
+        default="",
+    )
+    parser.addini(
+        "mcp_contract_headers",
+        "HTTP headers for a server behind a URL (http://...), one 'Name: value' per line; ${VAR} is taken "
+        "from pytest's environment, so a token never sits in the repository.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
+        "mcp_contract_startup_timeout",
+        f"Seconds opening a session may take: a server's start (for a command), the MCP handshake and the "
+        f"tool listing (default: {DEFAULT_TIMEOUT:g}).",
+        type="string",
+        default=str(DEFAULT_TIMEOUT),
+    )
+    parser.addini(
+        "mcp_contract_suite",
+        "Generate the per-tool contract suite (schema snapshot and tool checks for every tool).",
+        type="bool",
+        default=True,
+    )
+    parser.addini(
+        "mcp_contract_snapshot_dir",
+        "Folder (of its own) for the tool snapshot files, relative to the ini file "
+        f"(default: {DEFAULT_SNAPSHOT_DIR}; each server gets a subfolder named after it).",
+        type="string",
+        default="",
+    )
+    parser.addini(
+        "mcp_contract_allow",
+        f"Known violations carried on purpose, one per line: '{ALLOW_FORM}'.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
+        "mcp_contract_cases",
+        "A TOML or JSON file of example calls for the generated suite ([[case]] tool, arguments, and "
+        "optionally id, error, violations), relative to the ini file.",
+        type="string",
+        default="",
+    )
+    parser.addini(
+        "mcp_contract_snapshot_fields",
+        "Tool fields snapshotted beside output_schema: input_schema, title, description, annotations, meta.",
+        type="linelist",
+        default=[],
+    )
