@@ -29,6 +29,7 @@ from pytest_mcp_contract._json.value import (
     MISSING,
     NOT_JSON,
     TOO_DEEP,
+    Location,
     differences,
     parse,
     pointer,
@@ -37,8 +38,6 @@ from pytest_mcp_contract._json.value import (
     same,
     show_pointer,
 )
-
-Path = tuple[str | int, ...]
 
 DEFAULT_REPR: Final = re.compile(r'^"?<([A-Za-z_][\w.]*(?:<locals>\.[\w.]+)*) object at 0x[0-9A-Fa-f]+>"?$')
 """Python's default ``repr``/``str`` of an object, as the SDK writes it for a class it cannot serialize."""
@@ -79,7 +78,7 @@ class _Candidate:
     """A form the text may show: the whole data, or the value a one-key wrapper holds."""
 
     value: Any
-    base: Path
+    base: Location
     """Where ``value`` sits in structured_content."""
     schemas: tuple[Any, ...]
     """The schemas it may match, for arrays that are sets (``uniqueItems``); empty when unknown."""
@@ -317,7 +316,7 @@ def _diagnose(
     )
 
 
-def _block_mismatch(index: int, text: str, document: Any, path: Path, expected: Any) -> Mismatch:
+def _block_mismatch(index: int, text: str, document: Any, path: Location, expected: Any) -> Mismatch:
     where = f"structured_content{_at(path)}"
     if document is NOT_JSON:
         return Mismatch(
@@ -445,5 +444,5 @@ def _not_json(said: Any, held: Any, text: str | None = None) -> str:
     return ""
 
 
-def _at(path: Path) -> str:
+def _at(path: Location) -> str:
     return f" {pointer(path)}" if path else ""

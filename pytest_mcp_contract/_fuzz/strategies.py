@@ -191,7 +191,7 @@ class _Builder:
         # Built now, not when drawn, so what cannot be generated is known before the search starts.
         self.building.add(ref)
         try:
-            strategy = self.build(_pointer(self.root, ref))
+            strategy = self.build(_resolve_ref(self.root, ref))
         finally:
             self.building.discard(ref)
         self.refs[ref] = strategy
@@ -203,7 +203,7 @@ class _Builder:
         for part in schema["allOf"]:
             resolved = part
             if isinstance(part, dict) and "$ref" in part and isinstance(part["$ref"], str):
-                resolved = {**_pointer(self.root, part["$ref"]), **{k: v for k, v in part.items() if k != "$ref"}}
+                resolved = {**_resolve_ref(self.root, part["$ref"]), **{k: v for k, v in part.items() if k != "$ref"}}
             if isinstance(resolved, dict):
                 merged = _both(merged, resolved)
         return merged
@@ -326,7 +326,7 @@ def _types(schema: dict[str, Any]) -> list[str]:
     return found or list(TYPES)
 
 
-def _pointer(root: dict[str, Any], ref: str) -> Any:
+def _resolve_ref(root: dict[str, Any], ref: str) -> Any:
     """The subschema a local ``$ref`` (``#/$defs/Name``) names."""
     if not ref.startswith("#"):
         raise Unsupported(f"$ref {ref!r} points outside the input schema")

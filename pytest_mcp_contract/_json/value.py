@@ -19,6 +19,10 @@ TOO_DEEP: Final = object()
 """What :func:`parse` returns for JSON nested deeper than Python's parser can go."""
 
 
+Location = tuple[str | int, ...]
+"""Where a value sits in a JSON document: its keys and indexes from the root (``pointer`` writes it)."""
+
+
 def pointer(parts: Iterable[str | int]) -> str:
     """The RFC 6901 JSON pointer for a path, e.g. ``("a/b", 0)`` -> ``/a~1b/0``; ``""`` is the root."""
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)

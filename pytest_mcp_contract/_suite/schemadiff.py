@@ -31,12 +31,11 @@ from pytest_mcp_contract._json.schemaform import (
     pure_ref,
     simplify,
 )
-from pytest_mcp_contract._json.value import pointer, render, same
+from pytest_mcp_contract._json.value import Location, pointer, render, same
 
 Effect = Literal["widen", "narrow", "both", "additive", "cosmetic"]
 Kind = Literal["breaking", "additive", "cosmetic"]
 Direction = Literal["output", "input"]
-Path = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
@@ -164,15 +163,15 @@ class _Differ:
         # $ref pairs already compared, with where and what came out: a $def used in many places is
         # walked once (a model used six times in a model used six times would otherwise be walked
         # 36 times, and its changes reported at each place).
-        self._done: dict[tuple[str, str], tuple[Path, Effect | None]] = {}
+        self._done: dict[tuple[str, str], tuple[Location, Effect | None]] = {}
         self._canon = (Digests(old_root), Digests(new_root))
         self._cuts = 0  # how often a cycle was cut: below a cut, "nothing found" proves nothing
         self.changes: list[Change] = []
 
-    def _add(self, path: Path, what: str, effect: Effect) -> None:
+    def _add(self, path: Location, what: str, effect: Effect) -> None:
         self.changes.append(Change(self._field, pointer(path), what, effect))
 
-    def compare(self, old: Any, new: Any, path: Path) -> None:
+    def compare(self, old: Any, new: Any, path: Location) -> None:
         if len(path) > MAX_DEPTH:
             if not same(old, new):
                 self._add(path, "changed (nested too deeply to analyse)", "both")
@@ -207,7 +206,7 @@ class _Differ:
         return None if targets[0] is None or targets[1] is None else targets
 
     def _compare_refs(
-        self, key: tuple[str, str], targets: tuple[Any, Any], old: dict[str, Any], new: dict[str, Any], path: Path
+        self, key: tuple[str, str], targets: tuple[Any, Any], old: dict[str, Any], new: dict[str, Any], path: Location
     ) -> None:
         """The site's own annotations (a field's description beside the $ref), then the targets, once."""
         self._annotations(old, new, path)
@@ -237,7 +236,7 @@ class _Differ:
             node = simplify({**target, **rest}) if isinstance(target, dict) else target
         return node
 
-    def _compare_resolved(self, old: Any, new: Any, path: Path) -> None:
+    def _compare_resolved(self, old: Any, new: Any, path: Location) -> None:
         # No shortcut on equal text for objects: two identical "$ref"s may point at changed $defs.
         if not isinstance(old, dict) or not isinstance(new, dict):
             if not same(old, new):
@@ -268,7 +267,7 @@ class _Differ:
 
     # --- keywords -------------------------------------------------------------------------------
 
-    def _boolean_schemas(self, old: Any, new: Any, path: Path) -> None:
+    def _boolean_schemas(self, old: Any, new: Any, path: Location) -> None:
         accepts_old, accepts_new = accepts_all(old), accepts_all(new)
         if accepts_old and accepts_new:
             return  # true and {} say the same
@@ -279,12 +278,12 @@ class _Differ:
         else:
             self._add(path, f"changed from {render(old)} to {render(new)}", "both")
 
-    def _annotations(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _annotations(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         for key in sorted(ANNOTATIONS & (old.keys() | new.keys())):
             if not same(old.get(key, ABSENT), new.get(key, ABSENT)):
                 self._add((*path, key), _presence(old, new, key), "cosmetic")
 
-    def _types(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _types(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         if same(old.get("type", ABSENT), new.get("type", ABSENT)) or ("enum" in old and "enum" in new):
             return  # with an enum on both sides, its values say it all (see _enum)
         before, after = accepted_types(old), accepted_types(new)
@@ -300,7 +299,7 @@ class _Differ:
             self._add((*path, "type"), f"rewritten {text} (same values)", "cosmetic")
         # Otherwise a type was added or dropped beside an enum that already fixed it: nothing to say.
 
-    def _enum(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _enum(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         if "enum" not in old and "enum" not in new:
             return
         where = (*path, "enum")
@@ -320,7 +319,7 @@ class _Differ:
         if not added and not removed and not same(old["enum"], new["enum"]):
             self._add(where, "values reordered", "cosmetic")
 
-    def _bounds(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _bounds(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         self._numeric_bound(old, new, path, "minimum", "exclusiveMinimum", lower=True)
         self._numeric_bound(old, new, path, "maximum", "exclusiveMaximum", lower=False)
         for keys, looser_when_bigger in ((_LOWER_BOUNDS, False), (_UPPER_BOUNDS, True)):
@@ -329,7 +328,7 @@ class _Differ:
                     self._constraint(old, new, (*path, key), key, partial(_by_size, looser_when_bigger))
 
     def _numeric_bound(
-        self, old: dict[str, Any], new: dict[str, Any], path: Path, inclusive: str, exclusive: str, *, lower: bool
+        self, old: dict[str, Any], new: dict[str, Any], path: Location, inclusive: str, exclusive: str, *, lower: bool
     ) -> None:
         """``minimum`` and ``exclusiveMinimum`` (or the maxima) read as one bound: ``ge=0`` → ``gt=0`` tightens."""
         before, after = _bound(old, inclusive, exclusive, lower=lower), _bound(new, inclusive, exclusive, lower=lower)
@@ -348,12 +347,12 @@ class _Differ:
         else:
             self._add(where, f"loosened from {_bound_text(before, lower)} to {_bound_text(after, lower)}", "widen")
 
-    def _restrictions(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _restrictions(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         for key in (*_RESTRICTIONS, "uniqueItems"):
             self._constraint(old, new, (*path, key), key, _by_step if key == "multipleOf" else None)
 
     def _constraint(
-        self, old: dict[str, Any], new: dict[str, Any], where: Path, key: str, order: _Order | None
+        self, old: dict[str, Any], new: dict[str, Any], where: Location, key: str, order: _Order | None
     ) -> None:
         """One constraint keyword: added narrows, removed widens, a new value as ``order`` reads it."""
         before, after = old.get(key, ABSENT), new.get(key, ABSENT)
@@ -368,7 +367,7 @@ class _Differ:
             verb = {"widen": "loosened", "narrow": "tightened"}.get(effect or "", "changed")
             self._add(where, f"{verb} from {render(before)} to {render(after)}", effect or "both")
 
-    def _objects(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _objects(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         before_props: dict[str, Any] = old.get("properties", {}) if isinstance(old.get("properties"), dict) else {}
         after_props: dict[str, Any] = new.get("properties", {}) if isinstance(new.get("properties"), dict) else {}
         before_required, after_required = _required(old), _required(new)
@@ -417,7 +416,7 @@ class _Differ:
                 else:
                     self.compare(before_patterns[pattern], after_patterns[pattern], where)
 
-    def _additional(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _additional(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         raw_before, raw_after = old.get("additionalProperties", True), new.get("additionalProperties", True)
         opened = accepts_all(self._prepare(raw_after, 1))
         closed = accepts_all(self._prepare(raw_before, 0))
@@ -432,7 +431,7 @@ class _Differ:
             # Through compare, not resolved here: a $ref to a recursive model is tracked as a cycle.
             self.compare(raw_before, raw_after, where)
 
-    def _arrays(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _arrays(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         before, after = old.get("items", ABSENT), new.get("items", ABSENT)
         where = (*path, "items")
         if after is ABSENT and before is not ABSENT:
@@ -453,13 +452,13 @@ class _Differ:
                 else:
                     self.compare(before_prefix[index], after_prefix[index], where)
 
-    def _all_of(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _all_of(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         before, after = old.get("allOf", []), new.get("allOf", [])
         if not isinstance(before, list) or not isinstance(after, list):
             return
         self._branches(before, after, (*path, "allOf"), added="narrow", removed="widen")
 
-    def _unions(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> None:
+    def _unions(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> None:
         """anyOf/oneOf beside other keywords: alternatives compared, one added or dropped as a whole."""
         kinds = {key: (old.get(key), new.get(key)) for key in ("anyOf", "oneOf")}
         swapped = _union_swap(old, new)
@@ -474,7 +473,7 @@ class _Differ:
             elif isinstance(before, list):
                 self._add((*path, key), f"removed (was {render(before)})", "widen")
 
-    def _swap(self, old: dict[str, Any], new: dict[str, Any], path: Path, before_key: str, after_key: str) -> None:
+    def _swap(self, old: dict[str, Any], new: dict[str, Any], path: Location, before_key: str, after_key: str) -> None:
         """anyOf became oneOf (pydantic's discriminated union) or back: the alternatives, then exclusivity."""
         self._branches(old[before_key], new[after_key], (*path, after_key), added="widen", removed="narrow")
         if after_key == "oneOf":
@@ -485,7 +484,7 @@ class _Differ:
             effect = "cosmetic" if "discriminator" in old else "widen"
             self._add((*path, after_key), "alternatives no longer exclusive (was oneOf)", effect)
 
-    def _one_side_union(self, old: dict[str, Any], new: dict[str, Any], path: Path) -> bool:
+    def _one_side_union(self, old: dict[str, Any], new: dict[str, Any], path: Location) -> bool:
         """A plain schema against a bare anyOf/oneOf: ``int`` becoming ``int | None``, or the other way."""
         for key in ("anyOf", "oneOf"):
             if (key in old) == (key in new):
@@ -505,7 +504,7 @@ class _Differ:
         return False
 
     def _plain_and_union(
-        self, old: dict[str, Any], new: dict[str, Any], before: list[Any], after: list[Any], path: Path
+        self, old: dict[str, Any], new: dict[str, Any], before: list[Any], after: list[Any], path: Location
     ) -> bool:
         """``int`` becoming ``int | None`` (or back) reads best as one widening (or narrowing)."""
         plain, branches = (old, after) if len(before) == 1 and before[0] is old else (new, before)
@@ -556,7 +555,9 @@ class _Differ:
         """Whether two subschemas validate the same values (their $refs followed, annotations ignored)."""
         return self._canon[0].digest(old) == self._canon[1].digest(new)
 
-    def _branches(self, before: list[Any], after: list[Any], where: Path, *, added: Effect, removed: Effect) -> None:
+    def _branches(
+        self, before: list[Any], after: list[Any], where: Location, *, added: Effect, removed: Effect
+    ) -> None:
         unmatched_before = [item for item in before if not any(self._equivalent(item, other) for other in after)]
         unmatched_after = [item for item in after if not any(self._equivalent(other, item) for other in before)]
         paired = False
