@@ -101,11 +101,10 @@ class StdioConnection:
         tag = _reaper.new_tag()
         # The server runs like it would from the user's shell (its venv, PYTHONPATH), plus the ini's env;
         # the tag finds the helpers it starts, even those that leave its process group.
-        environment = {**os.environ, **revealed(target.env), _reaper.TAG: tag}
-        self.pipe = StdioPipe(target.command, target.args, environment, target.cwd, self.errlog.file)
+        self.pipe = StdioPipe(target.command, target.args, target.cwd, self.errlog.file)
         pid = None
         try:
-            async with self.pipe.streams() as streams:
+            async with self.pipe.streams({**os.environ, **revealed(target.env), _reaper.TAG: tag}) as streams:
                 self.process = self.pipe.process
                 pid = getattr(self.process, "pid", None)
                 if pid is not None:
@@ -135,14 +134,17 @@ class StdioConnection:
     def stderr(self) -> str:
         return self.errlog.tail()
 
+    @property
+    def _noise(self) -> Noise:
+        return self.pipe.noise if self.pipe is not None else Noise()
+
     def mark(self) -> tuple[int, int, int]:
-        noise = self.pipe.noise if self.pipe is not None else Noise()
-        return noise.lines, noise.size, self.errlog.size()
+        return self._noise.lines, self._noise.size, self.errlog.size()
 
     def meanwhile(self, mark: object) -> str:
         """A flood since ``mark``, in words: stray stdout lines, a stdout line without end, heaps of stderr."""
         lines, size, stderr_at = mark if isinstance(mark, tuple) else (0, 0, 0)
-        noise = self.pipe.noise if self.pipe is not None else Noise()
+        noise = self._noise
         floods = []
         count = noise.lines - lines - (1 if noise.open_line else 0)  # the open line is told apart
         if count > 0:

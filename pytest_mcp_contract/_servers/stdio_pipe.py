@@ -81,11 +81,8 @@ class Noise:
 class StdioPipe:
     """One server process and the two tasks that carry messages over its pipes."""
 
-    def __init__(
-        self, command: str, args: list[str], env: Mapping[str, str], cwd: Path | None, stderr: IO[bytes]
-    ) -> None:
+    def __init__(self, command: str, args: list[str], cwd: Path | None, stderr: IO[bytes]) -> None:
         self._argv = [command, *args]
-        self._env = dict(env)
         self._cwd = cwd
         self._stderr = stderr
         self.process: anyio.abc.Process | None = None
@@ -94,14 +91,15 @@ class StdioPipe:
         """Requests sent and not yet answered, by their id as text: which a bad line may answer."""
 
     @asynccontextmanager
-    async def streams(self) -> AsyncIterator[TransportStreams]:
+    async def streams(self, env: Mapping[str, str]) -> AsyncIterator[TransportStreams]:
+        """Start the server with ``env``, revealed: an argument, never an attribute, so no repr holds it."""
         __tracebackhide__ = True  # its locals hold the revealed environment: never shown under -l
         process = await anyio.open_process(
             self._argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
-            env=self._env,
+            env=dict(env),
             cwd=self._cwd,
             start_new_session=hasattr(os, "killpg"),  # its own group, which ends with it (POSIX)
         )
