@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from mcp.types import CallToolResult
 
-    from pytest_mcp_contract._contract.answer import Answer, Referee
+    from pytest_mcp_contract._contract.answer import Answer, Triage
 
 T = TypeVar("T")
 
@@ -53,7 +53,7 @@ class AsyncMcpContract(ClientFace):
             )
         except MCPError as error:
             outcome = error
-        return self._verdict(name, args, outcome, expect_error=expect_error)
+        return self._settle(name, args, outcome, expect_error=expect_error)
 
     async def _abandon_after(
         self, awaitable: Awaitable[T], timeout: float, on_timeout: Callable[[], BaseException], label: str
@@ -138,12 +138,12 @@ async def open_async_contract(
     timeout: float,
     check_formats: bool,
     require_json_text: bool = False,
-    referee: Referee | None = None,
+    triage: Triage | None = None,
     startup_timeout: float,
 ) -> AsyncIterator[AsyncMcpContract]:
     """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
     session = ContractSession(
-        server, timeout=timeout, check_formats=check_formats, referee=referee, require_json_text=require_json_text
+        server, timeout=timeout, check_formats=check_formats, triage=triage, require_json_text=require_json_text
     )
     host = _Host(session)
     async with anyio.create_task_group() as outer:

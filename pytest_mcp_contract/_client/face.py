@@ -64,7 +64,7 @@ class ClientFace:
     def _limit(self, timeout: float | None) -> float:
         return self._session.timeout if timeout is None else timeout
 
-    def _verdict(
+    def _settle(
         self, name: str, arguments: dict[str, Any] | None, outcome: Answer | MCPError, *, expect_error: bool
     ) -> CallToolResult:
         """The result once it passed every check; else the violation, raised. ``outcome`` is the answer,
@@ -72,4 +72,4 @@ class ClientFace:
         __tracebackhide__ = True
         if isinstance(outcome, MCPError):
             self._session.refused(name, arguments, outcome, expect_error=expect_error)
-        return self._session.judge(name, arguments, outcome, expect_error=expect_error)
+        return self._session.settle(name, arguments, outcome, expect_error=expect_error)

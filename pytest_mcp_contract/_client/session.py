@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
-from pytest_mcp_contract._contract.answer import Answer, Referee
+from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
 from pytest_mcp_contract._errors import McpContractError, ToolTimeoutError, UnknownToolError
@@ -61,13 +61,13 @@ class ContractSession:
         *,
         timeout: float,
         check_formats: bool,
-        referee: Referee | None = None,
+        triage: Triage | None = None,
         require_json_text: bool = False,
     ) -> None:
         self.server = server
         self.timeout = timeout
         self.check_formats = check_formats
-        self.referee = referee
+        self.triage = triage
         """Sorts the violations of every call; without one, the checks only noted are dropped here."""
         self.noted = noted_checks(require_json_text)
         self._client: Client | None = None
@@ -320,15 +320,15 @@ class ContractSession:
             check_formats=self.check_formats,
         )
 
-    def judge(
+    def settle(
         self, name: str, arguments: Mapping[str, Any] | None, answer: Answer, *, expect_error: bool
     ) -> CallToolResult:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
         # This very call's cause (None: none was recorded); never another call's, looked up by name.
         violations = self._violations(name, answer.result, expect_error=expect_error, cause=answer.cause)
-        if self.referee is not None:
-            violations = self.referee(server_name(self.server), name, answer, violations)
+        if self.triage is not None:
+            violations = self.triage(server_name(self.server), name, answer, violations)
         else:
             violations = self.unnoted(violations)
         if violations:
@@ -352,8 +352,8 @@ class ContractSession:
             if meanwhile:  # an HTTP status the SDK's message leaves out
                 message = f"{message.rstrip('.')}.{meanwhile}"
             violations = [Violation("tool-error", name, message)]
-        if self.referee is not None:
-            violations = self.referee(server_name(self.server), name, None, violations)
+        if self.triage is not None:
+            violations = self.triage(server_name(self.server), name, None, violations)
         if not violations:  # allowed: the caller gets the SDK's error, as with expect_error=True
             raise error
         # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).

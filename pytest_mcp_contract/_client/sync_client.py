@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from mcp.types import CallToolResult
 
-    from pytest_mcp_contract._contract.answer import Answer, Referee
+    from pytest_mcp_contract._contract.answer import Answer, Triage
     from pytest_mcp_contract._contract.violations import Violation
 
 T = TypeVar("T")
@@ -335,11 +335,11 @@ class McpContract(ClientFace):
         timeout: float = DEFAULT_TIMEOUT,
         check_formats: bool = False,
         require_json_text: bool = False,
-        referee: Referee | None = None,
+        triage: Triage | None = None,
         startup_timeout: float | None = None,
     ) -> None:
         self._session = ContractSession(
-            server, timeout=timeout, check_formats=check_formats, referee=referee, require_json_text=require_json_text
+            server, timeout=timeout, check_formats=check_formats, triage=triage, require_json_text=require_json_text
         )
         opening = timeout if startup_timeout is None else startup_timeout
         self._host = LoopHost(
@@ -376,7 +376,7 @@ class McpContract(ClientFace):
             outcome = self._answer(name, args, timeout)
         except MCPError as error:
             outcome = error
-        return self._verdict(name, args, outcome, expect_error=expect_error)
+        return self._settle(name, args, outcome, expect_error=expect_error)
 
     def _answer(self, name: str, arguments: dict[str, Any] | None, timeout: float | None = None) -> Answer:
         """The raw answer to a call, not yet judged (``call_tool`` judges it; the fuzzer by its own rule)."""

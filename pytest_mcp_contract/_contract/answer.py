@@ -20,6 +20,6 @@ class Answer(NamedTuple):
     """In process: the error is the SDK refusing the tool's return value, not the tool crashing."""
 
 
-Referee = Callable[[str, str, "Answer | None", list[Violation]], list[Violation]]
-"""Sees every checked call (server name, tool name, the answer or ``None`` for a JSON-RPC error,
+Triage = Callable[[str, str, "Answer | None", list[Violation]], list[Violation]]
+"""The run's triage of every checked call: it sees (server name, tool name, the answer or ``None`` for a JSON-RPC error,
 the violations found) and returns those that fail it: markers and the allow list excuse the others."""

@@ -1,6 +1,6 @@
 """Failures a test expects on purpose: the ``mcp_expect_*`` markers and the ``mcp_contract_allow`` list.
 
-Every checked call passes through a :class:`Referee`. A violation a marker expects, one the
+Every checked call passes through a :class:`Judge`. A violation a marker expects, one the
 allow list carries, or one of a check the project only notes, is counted, not raised; any other
 still fails the test. An expectation that
 no call met fails the test when its call phase ends, so a fixed bug makes its marker fail and
@@ -201,7 +201,7 @@ class Verdict(NamedTuple):
 
 
 @dataclass
-class Referee:
+class Judge:
     """Sorts one test's violations into failing, expected (by a marker) and allowed (by the ini list)."""
 
     expectations: list[Expectation]

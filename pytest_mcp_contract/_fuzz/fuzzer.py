@@ -247,7 +247,7 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     from mcp.shared.exceptions import MCPError
 
     from pytest_mcp_contract._client.session import SessionError
-    from pytest_mcp_contract._contract.expect import Referee
+    from pytest_mcp_contract._contract.expect import Judge
     from pytest_mcp_contract._errors import ToolTimeoutError
 
     name = tool.name
@@ -272,8 +272,8 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
             violations = []  # a legitimate answer to arguments the tool cannot serve
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: the allow list applies.
-    referee = Referee([], settings.allow, settings.noted)
-    return Probe(referee.judge(name, answer, violations).failing if violations else [], answered)
+    judge = Judge([], settings.allow, settings.noted)
+    return Probe(judge.judge(name, answer, violations).failing if violations else [], answered)
 
 
 def _replay(

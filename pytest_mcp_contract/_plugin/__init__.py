@@ -1,1 +1,1 @@
-"""The plugin's own parts behind ``plugin.py``: settings read from the ini and options, the session pool, the report."""
+"""The plugin's parts behind ``plugin.py``: options, stash keys, call triage, stderr, xdist, the report."""

@@ -1,15 +1,31 @@
-"""The plugin's command-line options (``--mcp-contract-*``) and ini keys (``mcp_contract_*``), with their help."""
+"""The command-line options (``--mcp-contract-*``), ini keys (``mcp_contract_*``) and markers, with their help."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
-from pytest_mcp_contract._contract.expect import ALLOW_FORM
+from pytest_mcp_contract._contract.expect import ALLOW_FORM, MARKERS
 from pytest_mcp_contract._run.settings import DEFAULT_FUZZ_DEADLINE, DEFAULT_SNAPSHOT_DIR, SCOPES
+from pytest_mcp_contract._suite.items import MARKER
 
 if TYPE_CHECKING:
     import pytest
+
+
+def add_markers(config: pytest.Config) -> None:
+    """Register the markers, for ``pytest --markers`` and ``--strict-markers``."""
+    config.addinivalue_line(
+        "markers", f"{MARKER}: an item of the generated MCP contract suite (deselect with -m 'not {MARKER}')"
+    )
+    for text in MARKERS.values():
+        config.addinivalue_line("markers", text)
+    config.addinivalue_line(
+        "markers",
+        "mcp_contract_server(target): this test, class or module uses another MCP server, named as for "
+        "--mcp-contract-server ('package.module:attr' or 'path/to/file.py:attr' relative to the ini file, "
+        "'stdio:COMMAND ARGS...' or 'http://HOST:PORT/PATH').",
+    )
 
 
 def add_options(parser: pytest.Parser) -> None:

@@ -21,7 +21,7 @@ from urllib.parse import unquote
 import pytest
 
 from pytest_mcp_contract._run.paths import shown_path
-from pytest_mcp_contract._run.records import PROPERTY
+from pytest_mcp_contract._run.records import PROPERTY, CallTally
 from pytest_mcp_contract._suite.schemadiff import KINDS
 
 if TYPE_CHECKING:
@@ -33,13 +33,8 @@ class ToolRecord:
     name: str
     schema: dict[str, Any] | None = None
     checks: list[str] | None = None
-    calls: int = 0
-    call_violations: Counter[str] = field(default_factory=Counter)
-    """Violations in calls of tests that failed."""
-    expected_violations: Counter[str] = field(default_factory=Counter)
-    """Violations a marker expected, or in calls of tests that passed all the same (``pytest.raises``)."""
-    allowed: Counter[str] = field(default_factory=Counter)
-    """Violations in calls carried by ``mcp_contract_allow``."""
+    tally: CallTally = field(default_factory=CallTally)
+    """Every checked call of the tool, by the tests and by the fuzzer."""
     allowed_checks: list[str] = field(default_factory=list)
     """Tool-check violations carried by ``mcp_contract_allow``."""
 
@@ -50,8 +45,6 @@ class ToolRecord:
         plain = self.name.isprintable() and not any(mark in self.name for mark in "`|")
         return self.name if plain else json.dumps(self.name).replace("|", "\\u007c").replace("`", "\\u0060")
 
-    noted: Counter[str] = field(default_factory=Counter)
-    """Calls with a finding the project does not enforce (``content-prose``)."""
     fuzzed: bool = False
     fuzz_calls: int = 0
     fuzz_results: int = 0
@@ -98,8 +91,8 @@ class ContractReport:
                 tool.checks = data["violations"]
                 tool.allowed_checks = data["allowed"]
             elif data["kind"] == "fuzz":  # generated calls: checked calls too, their violations failing ones
-                tool.calls += data["calls"]
-                tool.call_violations.update(data["violations"])
+                tool.tally.calls += data["calls"]
+                tool.tally.failing.update(data["violations"])
                 tool.fuzzed = True
                 tool.fuzz_calls += data["calls"]
                 tool.fuzz_results += data["results"]
@@ -107,11 +100,7 @@ class ContractReport:
                 tool.fuzz_found = tool.fuzz_found or bool(data["violations"])
                 tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
             elif data["kind"] == "calls":
-                tool.calls += data["count"]
-                (tool.expected_violations if passed else tool.call_violations).update(data["violations"])
-                tool.expected_violations.update(data["expected"])
-                tool.allowed.update(data["allowed"])
-                tool.noted.update(data.get("noted", {}))
+                tool.tally.add(data, passed=passed)
 
     @property
     def failed(self) -> bool:
@@ -179,7 +168,7 @@ class ContractReport:
             facts.append(("removed tools — BREAKING", text))
         carried = Counter[tuple[str, str]]()
         for tool in tools:
-            carried.update({(tool.name, check): count for check, count in tool.allowed.items()})
+            carried.update({(tool.name, check): count for check, count in tool.tally.allowed.items()})
             carried.update((tool.name, check) for check in tool.allowed_checks)
         if carried:
             text = "; ".join(
@@ -193,7 +182,9 @@ class ContractReport:
         if self.not_called:
             text = ", ".join(self.not_called)
             facts.append(("tools not called", f"{text} (give them example calls: see mcp_contract_cases)"))
-        prose = sorted(f"{tool.shown} ({_plural(tool.noted['content-prose'], 'call')})" for tool in tools if tool.noted)
+        prose = sorted(
+            f"{tool.shown} ({_plural(tool.tally.noted['content-prose'], 'call')})" for tool in tools if tool.tally.noted
+        )
         if prose:
             facts.append(
                 (
@@ -203,11 +194,11 @@ class ContractReport:
                 )
             )
         facts += self._fuzz_facts(tools)
-        calls = sum(tool.calls for tool in tools)
+        calls = sum(tool.tally.calls for tool in tools)
         if calls:
-            expected = sum(sum(tool.expected_violations.values()) for tool in tools)
-            allowed = sum(sum(tool.allowed.values()) for tool in tools)
-            found = sum(sum(tool.call_violations.values()) for tool in tools) + expected + allowed
+            expected = sum(sum(tool.tally.expected.values()) for tool in tools)
+            allowed = sum(sum(tool.tally.allowed.values()) for tool in tools)
+            found = sum(sum(tool.tally.failing.values()) for tool in tools) + expected + allowed
             text = f"{calls}, violations: {found}"
             excused = [f"{count} {how}" for count, how in ((expected, "expected"), (allowed, "allowed")) if count]
             facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
@@ -261,7 +252,7 @@ class ContractReport:
             out += ["", "| tool | schema snapshot | tool checks | calls | violations in calls |", _RULE]
             for tool in tools:
                 out.append(
-                    f"| `{tool.shown}` | {_schema_cell(tool)} | {_checks_cell(tool)} | {tool.calls} "
+                    f"| `{tool.shown}` | {_schema_cell(tool)} | {_checks_cell(tool)} | {tool.tally.calls} "
                     f"| {_violations_cell(tool)} |"
                 )
             for tool in tools:
@@ -282,8 +273,8 @@ def _terminal_row(tool: ToolRecord) -> tuple[str, ...]:
         breaking = _change_counts(tool)["breaking"]
         schema = tool.schema["state"] + (f" ({breaking} breaking)" if breaking else "")
     checks = "—" if tool.checks is None else "failed" if tool.checks else "passed"
-    allowed = sum(tool.allowed.values()) + len(tool.allowed_checks)
-    counts = (tool.calls, sum(tool.call_violations.values()), sum(tool.expected_violations.values()), allowed)
+    allowed = sum(tool.tally.allowed.values()) + len(tool.allowed_checks)
+    counts = (tool.tally.calls, sum(tool.tally.failing.values()), sum(tool.tally.expected.values()), allowed)
     return (tool.shown, schema, checks, *(str(count) for count in counts))
 
 
@@ -310,9 +301,9 @@ def _checks_cell(tool: ToolRecord) -> str:
 
 
 def _violations_cell(tool: ToolRecord) -> str:
-    cells = [f"`{check}` x{count}" for check, count in sorted(tool.call_violations.items())]
-    cells += [f"`{check}` x{count} (expected)" for check, count in sorted(tool.expected_violations.items())]
-    cells += [f"`{check}` x{count} (allowed)" for check, count in sorted(tool.allowed.items())]
+    cells = [f"`{check}` x{count}" for check, count in sorted(tool.tally.failing.items())]
+    cells += [f"`{check}` x{count} (expected)" for check, count in sorted(tool.tally.expected.items())]
+    cells += [f"`{check}` x{count} (allowed)" for check, count in sorted(tool.tally.allowed.items())]
     return ", ".join(cells) or "—"
 
 
@@ -320,7 +311,7 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
     """A paragraph per tool with something to review; expected violations stay in the table."""
     schema = tool.schema or {}
     changes = schema.get("changes", [])
-    if not changes and not tool.checks and not tool.call_violations and schema.get("state") != "missing":
+    if not changes and not tool.checks and not tool.tally.failing and schema.get("state") != "missing":
         return []
     blocks = [f"{heading} `{tool.shown}`"]  # paragraphs, joined by blank lines below
     if schema:
@@ -336,8 +327,8 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
         blocks.append("</details>")
     if tool.checks:
         blocks.append("Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + ".")
-    if tool.call_violations:
-        found = ", ".join(f"`{check}` x{count}" for check, count in sorted(tool.call_violations.items()))
+    if tool.tally.failing:
+        found = ", ".join(f"`{check}` x{count}" for check, count in sorted(tool.tally.failing.items()))
         blocks.append(f"Violations in calls of failing tests: {found}.")
     return ["", "\n\n".join(blocks)]
 
@@ -415,10 +406,14 @@ class ReportPlugin:
         collected = self.session.testscollected if self.session is not None else 0
         if narrowed or self.partial or self.collect_errors or len(self.ran) < collected or not covers_project(config):
             return
-        seen = {(tool.name, check) for tool in self.report._all() for check in [*tool.allowed, *tool.allowed_checks]}
+        seen = {
+            (tool.name, check) for tool in self.report._all() for check in [*tool.tally.allowed, *tool.allowed_checks]
+        }
         self.report.stale_allowed = sorted(set(self.settings.allow) - seen)
         listed = self.report.servers.get(self.report.main, {}).values()
-        self.report.not_called = sorted(tool.name for tool in listed if tool.schema is not None and not tool.calls)
+        self.report.not_called = sorted(
+            tool.name for tool in listed if tool.schema is not None and not tool.tally.calls
+        )
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):

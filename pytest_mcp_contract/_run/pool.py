@@ -7,20 +7,24 @@ stale, cached one, and the session still lives for the whole scope.
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
-    from pytest_mcp_contract._contract.answer import Referee
+    from pytest_mcp_contract._contract.answer import Triage
     from pytest_mcp_contract._run.settings import Settings
 
 
 class SessionPool:
-    def __init__(self, settings: Settings, referee: Referee | None = None) -> None:
+    def __init__(self, settings: Settings, triage: Triage | None = None) -> None:
         self._settings = settings
-        self.referee = referee
+        self.triage = triage
         """Judges every checked call, of the pool's sessions and of the async fixture's."""
         self._open: dict[str, McpContract] = {}
         self._spare: list[McpContract] = []
@@ -51,15 +55,34 @@ class SessionPool:
         return McpContract(server, **self.session_options())
 
     def session_options(self) -> dict[str, Any]:
-        """How every session of this run is opened, sync or async: the run's settings and its referee."""
+        """How every session of this run is opened, sync or async: the run's settings and its triage."""
         settings = self._settings
         return {
             "timeout": settings.timeout,
             "check_formats": settings.check_formats,
             "require_json_text": settings.require_json_text,
-            "referee": self.referee,
+            "triage": self.triage,
             "startup_timeout": settings.startup_timeout,
         }
+
+    @asynccontextmanager
+    async def open_async(self, server: object, where: str) -> AsyncIterator[AsyncMcpContract]:
+        """A session of its own on the running event loop (``mcp_contract_async``); raises
+        :class:`SessionError` if it cannot open, and remembers that, as :meth:`get` does."""
+        from pytest_mcp_contract._client.async_client import open_async_contract
+        from pytest_mcp_contract._client.session import SessionError, single
+
+        self.check_not_failed(server)
+        async with AsyncExitStack() as stack:
+            try:
+                contract = await stack.enter_async_context(open_async_contract(server, **self.session_options()))
+            except BaseException as error:
+                problem = single(error)  # anyio's task groups wrap it
+                if not isinstance(problem, SessionError):
+                    raise
+                self.failed(server, where, problem)
+                raise problem from None
+            yield contract
 
     def _open_once(self, server: object, where: str) -> McpContract:
         """:meth:`open`, unless ``server`` already failed to open this run; a failure is remembered."""

@@ -310,11 +310,11 @@ def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
 def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: Settings) -> None:
     __tracebackhide__ = True
     from pytest_mcp_contract._contract.checks import check_tool
-    from pytest_mcp_contract._contract.expect import Referee
+    from pytest_mcp_contract._contract.expect import Judge
 
     # Output a stdio server wrote before any call (a banner) is told by the first tool check.
     found = _client(request)._noise(tool_name) + check_tool(_listed(request, tool_name), server=settings.server)
-    verdict = Referee([], settings.allow, settings.noted).judge(tool_name, None, found)  # no call: no answer
+    verdict = Judge([], settings.allow, settings.noted).judge(tool_name, None, found)  # no call: no answer
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]
     checks = [violation.check for violation in violations]

@@ -1,0 +1,75 @@
+"""Every checked call, judged by the test that is running: its markers, the allow list, the noted checks.
+
+The sessions outlive tests, so they cannot know whose call they make; they hand each call to the
+run's triage (:func:`triage`), which asks the running test's :class:`Judge`, counts what it
+decided and, when the test ends, writes the count as one record for the report.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_mcp_contract._contract.expect import EXPECTATIONS, Judge, expectations
+from pytest_mcp_contract._plugin.keys import CALLS, CURRENT_ITEM, JUDGE, SETTINGS
+from pytest_mcp_contract._run.records import CallTally
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytest_mcp_contract._contract.answer import Answer
+    from pytest_mcp_contract._contract.violations import Violation
+
+
+def triage(
+    config: pytest.Config, server: str, tool: str, answer: Answer | None, found: list[Violation]
+) -> list[Violation]:
+    """The violations of a call that fail the running test; the others it expects, allows or only notes."""
+    item = config.stash.get(CURRENT_ITEM, None)
+    if item is None:  # outside any test (a session fixture's set-up): only the allow list applies
+        settings = config.stash[SETTINGS]
+        return Judge([], settings.allow, settings.noted).judge(tool, answer, found).failing
+    verdict = judge(item).judge(tool, answer, found)
+    item.stash.setdefault(CALLS, {}).setdefault((server, tool), CallTally()).count(verdict if found else None)
+    return verdict.failing
+
+
+def judge(item: pytest.Item) -> Judge:
+    """The test's judge, made at its first use from its markers (or its generated case)."""
+    made = item.stash.get(JUDGE, None)
+    if made is None:
+        expected = item.stash[EXPECTATIONS] if EXPECTATIONS in item.stash else expectations(item)
+        settings = item.config.stash[SETTINGS]
+        made = item.stash[JUDGE] = Judge(expected, settings.allow, settings.noted)
+    return made
+
+
+class CallsPlugin:
+    """Tells the triage which test runs, fails a test whose expectations no call met, writes its counts."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
+        if JUDGE in item.stash:  # made afresh at its first call: markers a fixture adds count too
+            del item.stash[JUDGE]
+        item.config.stash[CURRENT_ITEM] = item
+        try:
+            return (yield)
+        finally:
+            item.config.stash[CURRENT_ITEM] = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, object, object]:
+        """An expectation no call met fails the test here, in its call phase (not as a teardown error)."""
+        outcome = yield
+        unmet = judge(item).unmet()
+        if unmet:
+            pytest.fail("\n".join(unmet), pytrace=False)
+        return outcome
+
+    @pytest.hookimpl(tryfirst=True)  # before pytest builds the teardown report from user_properties
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> None:
+        if call.when == "teardown":
+            for (server, tool), tally in item.stash.get(CALLS, {}).items():
+                tally.write(item, server=server, tool=tool)
+            item.stash[CALLS] = {}

@@ -1,0 +1,49 @@
+"""Every ``config.stash`` and ``item.stash`` key of the plugin, in one place.
+
+State lives in the stash, never in module globals: pytester runs pytest in this very process,
+and two runs must not see each other's sessions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_mcp_contract._contract.expect import Judge
+    from pytest_mcp_contract._run.pool import SessionPool
+    from pytest_mcp_contract._run.records import CallTally
+    from pytest_mcp_contract._run.settings import Settings
+    from pytest_mcp_contract._servers.kinds import Connection
+    from pytest_mcp_contract._suite.items import Listing
+
+# --- per run (config.stash) ----------------------------------------------------------------------
+SETTINGS: Final[pytest.StashKey[Settings]] = pytest.StashKey()
+POOL: Final[pytest.StashKey[SessionPool]] = pytest.StashKey()
+CURRENT_ITEM: Final[pytest.StashKey[pytest.Item | None]] = pytest.StashKey()
+"""The running test, whose markers judge the calls made now."""
+MARKED_SERVERS: Final[pytest.StashKey[dict[str, object]]] = pytest.StashKey()
+"""Each target an ``mcp_contract_server`` marker names, loaded once per run."""
+LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
+"""The configured server's tools for the generated suite, or why they could not be listed."""
+EARLIER_SERVERS: Final[pytest.StashKey[frozenset[int]]] = pytest.StashKey()
+"""Server groups recorded before this run began (pytester runs in process): not this run's to end."""
+RESTORE_SIGNALS: Final[pytest.StashKey[Callable[[], None]]] = pytest.StashKey()
+"""Puts back the SIGTERM and SIGHUP handlers the run replaced."""
+SERVER_RECORDS: Final[pytest.StashKey[Path]] = pytest.StashKey()
+"""On the xdist controller: the folder where workers record the servers they start (see ``_servers.reaper``)."""
+
+# --- per test (item.stash) -----------------------------------------------------------------------
+MARKED_SERVER: Final[pytest.StashKey[object]] = pytest.StashKey()
+"""The server the test's ``mcp_contract_server`` marker names."""
+JUDGE: Final[pytest.StashKey[Judge]] = pytest.StashKey()
+"""Who judges the test's calls with its markers' expectations (made at its first call)."""
+CALLS: Final[pytest.StashKey[dict[tuple[str, str], CallTally]]] = pytest.StashKey()
+"""Per (server, tool): the test's checked calls and what became of their violations."""
+STDERR_MARKS: Final[pytest.StashKey[dict[Connection, int]]] = pytest.StashKey()
+"""Where each server's stderr stood when the test's current phase began: what follows is that phase's."""
+TEST_CONNECTIONS: Final[pytest.StashKey[list[Connection]]] = pytest.StashKey()
+"""The connections of the test's own sessions (``mcp_contract_async``), beside the pool's."""
