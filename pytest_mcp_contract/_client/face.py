@@ -40,6 +40,11 @@ class ClientFace:
         return dict(self._session.tools)
 
     @property
+    def session(self) -> ContractSession:
+        """The session under contract: its checks, one by one, for the plugin's own parts (suite, fuzzer)."""
+        return self._session
+
+    @property
     def connection(self) -> Connection | None:
         """For a server outside this process (a command or a URL): its connection, with the server's stderr."""
         return self._session.connection

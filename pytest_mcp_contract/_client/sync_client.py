@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from mcp.types import CallToolResult
 
     from pytest_mcp_contract._contract.answer import Answer, Triage
-    from pytest_mcp_contract._contract.violations import Violation
 
 T = TypeVar("T")
 
@@ -373,13 +372,16 @@ class McpContract(ClientFace):
         self._session.tool(name)
         outcome: Answer | MCPError
         try:
-            outcome = self._answer(name, args, timeout)
+            outcome = self.request(name, args, timeout=timeout)
         except MCPError as error:
             outcome = error
         return self._settle(name, args, outcome, expect_error=expect_error)
 
-    def _answer(self, name: str, arguments: dict[str, Any] | None, timeout: float | None = None) -> Answer:
-        """The raw answer to a call, not yet judged (``call_tool`` judges it; the fuzzer by its own rule)."""
+    def request(self, name: str, arguments: dict[str, Any] | None, *, timeout: float | None = None) -> Answer:
+        """The raw answer to a call, not checked: :meth:`call_tool` checks it; the fuzzer judges it by its own rule.
+
+        Raises the SDK's ``MCPError`` for a JSON-RPC error and ``ToolTimeoutError`` after ``timeout``.
+        """
         __tracebackhide__ = True
         limit = self._limit(timeout)
         return self._host.run(
@@ -388,14 +390,6 @@ class McpContract(ClientFace):
             lambda: self._session.timed_out(name, limit),
             label=f"tool {name!r}",
         )
-
-    def _result_violations(self, name: str, result: CallToolResult) -> list[Violation]:
-        """What a successful result broke, without the tool-level checks: for the fuzzer's calls."""
-        return self._session.result_violations(name, result, expect_error=False, cause=None)
-
-    def _noise(self, tool: str) -> list[Violation]:
-        """Non-MCP output not yet reported (``stdout-noise``), for the generated tool checks."""
-        return self._session.noise(tool)
 
     def run(self, awaitable: Awaitable[T], *, timeout: float | None = None) -> T:
         """Run an awaitable on this session's event loop, e.g. ``run(c.client.list_resources())``."""

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
-from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._run.paths import file_stem
 
@@ -40,18 +39,6 @@ LAST_FAILURE: Final = "last-failure.json"
 """Beside it, the smallest failing arguments of the last run, tried first (with or without a seed)."""
 
 
-class FuzzFailure(McpContractError, AssertionError):
-    """Generated arguments broke a tool's contract; the message shows the smallest call that does."""
-
-    def __init__(self, message: str, *, fuzzed: Fuzzed, violations: list[Violation]) -> None:
-        super().__init__(message)
-        self.fuzzed = fuzzed
-        self.violations = violations
-
-
-FuzzFailure.__module__ = "pytest_mcp_contract"
-
-
 @dataclass(frozen=True)
 class Fuzzed:
     """What fuzzing a tool did: its calls, and how far they reached."""
@@ -63,6 +50,10 @@ class Fuzzed:
     """Different argument sets among the calls (a schema the generator covers badly repeats its cases)."""
     cut_short: bool = False
     """The time limit ended the search before it made its calls."""
+    violations: Sequence[Violation] = ()
+    """What the smallest failing call broke; empty if no call broke the contract."""
+    failure: str | None = None
+    """The failure message, showing that call; ``None`` if no call broke the contract."""
 
 
 def skip_reason(tool: Tool, settings: Settings) -> str | None:
@@ -102,7 +93,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
 ) -> Fuzzed:
     """Call ``tool`` with up to ``settings.fuzz`` generated argument sets, drawing on ``known`` calls.
 
-    Raises :class:`FuzzFailure` with the smallest failing call Hypothesis found, and
+    Returns what it did and, in ``failure``, the smallest failing call Hypothesis found; calls
     ``pytest.skip`` when no arguments can be generated from the input schema.
     """
     __tracebackhide__ = True
@@ -157,7 +148,9 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
 
     folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
     last = folder / LAST_FAILURE
-    _replay(client, tool, settings, last, project, allows=allows)
+    replayed = _replay(client, tool, settings, last, project, allows=allows)
+    if replayed is not None:
+        return replayed
     for given_call in known:  # the tool's cases and the schema's examples, tried first as they stand
         call = example(given_call)(call)
     test = hypothesis.settings(
@@ -203,9 +196,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             found = _Broke(found.arguments, again or found.violations)
         _remember(last, found)
         message = _message(tool.name, found, calls, folder, project, flaky=flaky, stopped=stopped)
-        raise FuzzFailure(
-            message, fuzzed=Fuzzed(calls, results, len(distinct), cut_short=timed_out), violations=found.violations
-        )
+        return Fuzzed(calls, results, len(distinct), cut_short=timed_out, violations=found.violations, failure=message)
     if calls == 0 and not stopped:
         pytest.skip(
             f"the fuzzer could not generate arguments that {tool.name!r}'s input schema allows (it does not know "
@@ -253,18 +244,18 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     name = tool.name
     answer = None
     try:
-        answer = client._answer(name, arguments)
+        answer = client.request(name, arguments)
     except SessionError as error:
         return Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
     except MCPError as error:
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
-        unreadable = client._session.unreadable(name, error)
+        unreadable = client.session.unreadable(name, error)
         violations = [unreadable or Violation("input-crash", name, message)]
     except ToolTimeoutError as error:
         violations = [Violation("input-crash", name, f"no answer: {error}")]
     else:
         if not answer.result.is_error:
-            violations = client._result_violations(name, answer.result)
+            violations = client.session.result_violations(name, answer.result, expect_error=False, cause=None)
         elif answer.refused_return:
             message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
             violations = [Violation("structured-invalid", name, message)]
@@ -278,11 +269,12 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
 
 def _replay(
     client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path, *, allows: Callable[[Any], bool]
-) -> None:
-    """The last run's failure first, by our own record (Hypothesis skips its database given a seed)."""
+) -> Fuzzed | None:
+    """The last run's failure first, by our own record (Hypothesis skips its database given a seed):
+    what it did if it failed again, else ``None``."""
     __tracebackhide__ = True
     if not last.is_file():
-        return
+        return None
     try:
         arguments = json.loads(last.read_text(encoding="utf-8"))
     except ValueError:
@@ -295,8 +287,9 @@ def _replay(
             message = _message(
                 tool.name, broke, 1, last.parent, project, flaky=False, stopped="replayed from the last run"
             )
-            raise FuzzFailure(message, fuzzed=Fuzzed(1, 0, 1), violations=violations)
+            return Fuzzed(1, 0, 1, violations=violations, failure=message)
     last.unlink()  # mended: search afresh
+    return None
 
 
 def _remember(path: Path, broke: _Broke) -> None:

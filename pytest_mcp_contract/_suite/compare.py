@@ -1,0 +1,234 @@
+"""A tool's snapshot file against the tool as the server lists it now: the state, the changes, the diff.
+
+What the ``schema[<tool>]`` items check. The state and changes go to the report; a difference fails
+the item with the changes (breaking ones first, from ``schemadiff``) and a unified diff of the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import pytest
+
+from pytest_mcp_contract._run.paths import shown_path
+from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
+
+if TYPE_CHECKING:
+    from mcp.types import Tool
+
+    from pytest_mcp_contract._run.settings import Settings
+
+
+def compare_snapshot(
+    request: pytest.FixtureRequest, snapshot: Any, tool: Tool, server: str, settings: Settings
+) -> None:
+    """Compare through syrupy (which writes the file on ``--snapshot-update``), record the outcome,
+    and fail the item on a difference."""
+    __tracebackhide__ = True
+    from pytest_mcp_contract._suite.snapshots import ToolSnapshotExtension, document, serialize
+
+    tool_name = tool.name
+    data = document(tool, settings.snapshot_fields)
+    path: Path = request.node.path
+    before = _read(path)
+    with warnings.catch_warnings():
+        # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
+        warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
+        matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
+    option = request.config.option
+    updating = bool(option.update_snapshots)
+    if before is None:
+        # --snapshot-update-new-only writes missing snapshots too (syrupy then counts the assertion as passed)
+        state = "created" if updating or option.update_new_snapshots_only else "missing"
+    elif before == serialize(data):
+        state = "matched"
+    else:
+        state = "updated" if updating else "changed"
+    unwritten = (
+        _write_failure(path, serialize(data), tool_name, shown_path(path, request.config))
+        if (updating and not matched)
+        else None
+    )
+    if unwritten is not None:
+        state = "not written"
+    differs = state in ("changed", "updated", "not written")
+    changes, old = _changes(before, data) if differs else ([], None)
+    diff = _diff(before, data, path) if differs else ""
+    shown = shown_path(path, request.config)
+    record(
+        request.node,
+        "schema",
+        server=server,
+        tool=tool_name,
+        state=state,
+        file=shown,
+        changes=[_change_record(change) for change in changes],
+        diff=diff,
+    )
+    if unwritten is not None:
+        pytest.fail(unwritten, pytrace=False)
+    if matched or updating:
+        return
+    if isinstance(before, _NotUtf8):
+        pytest.fail(
+            f"the snapshot file {shown} of tool {tool_name!r} is not UTF-8 text ({before.reason}).\n"
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
+            f"pytest --snapshot-update -k {_keyword(tool_name)}",
+            pytrace=False,
+        )
+    if before is None:
+        pytest.fail(
+            f"tool {tool_name!r} has no schema snapshot yet ({shown}).\n"
+            f"Record it with: pytest --snapshot-update -k {_keyword(tool_name)}",
+            pytrace=False,
+        )
+    if old is _UNREADABLE:
+        pytest.fail(
+            f"the snapshot file {shown} of tool {tool_name!r} is not valid JSON ({_json_error(before)}).\n"
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
+            f"pytest --snapshot-update -k {_keyword(tool_name)}",
+            pytrace=False,
+        )
+    pytest.fail(_changed_message(tool_name, changes, diff, shown), pytrace=False)
+
+
+_UNREADABLE: Final = object()
+
+
+class _NotUtf8(str):
+    """A snapshot file's text that could not be decoded: empty, so unequal to any real snapshot, with why."""
+
+    reason: str
+
+    def __new__(cls, reason: str) -> _NotUtf8:
+        text = super().__new__(cls, "")
+        text.reason = reason
+        return text
+
+
+def _read(path: Path) -> str | None:
+    """The snapshot file's text, ``None`` if there is none, a :class:`_NotUtf8` if it is not UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return _NotUtf8(f"byte 0x{raw[error.start]:02x} at offset {error.start}")
+
+
+def _write_failure(path: Path, text: str, tool_name: str, shown: str) -> str | None:
+    """Why an update did not reach the file, or ``None``. ``--snapshot-update`` must not report a
+    write that did not happen (syrupy counts a failed write as a failed snapshot and goes on), so a
+    file that does not hold the new text is written here, and the OS error names the cause."""
+    if _read(path) == text:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return (
+            f"the snapshot of tool {tool_name!r} could not be written to {shown}: {error.strerror or error} "
+            f"({type(error).__name__}). Nothing was updated; make the file writable (ls -l, lsattr), then rerun "
+            f"pytest --snapshot-update -k {_keyword(tool_name)}"
+        )
+    return None
+
+
+def _changes(before: str | None, data: dict[str, Any]) -> tuple[list[Change], Any]:
+    """What changed between the snapshot file's text and the tool as the server lists it now."""
+    if before is None:
+        return [], None
+    try:
+        old = json.loads(before)
+    except ValueError:
+        return [], _UNREADABLE
+    if not isinstance(old, dict):
+        return [Change("snapshot", "", "the file does not hold an object of fields", "both")], old
+    changes: list[Change] = []
+    for name in sorted(data.keys() | old.keys(), key=lambda field: (field != "output_schema", field)):
+        label = _LABELS.get(name, name)
+        if name not in old:  # a field just added to mcp_contract_snapshot_fields: nothing to compare with
+            changes.append(Change(label, "", "not recorded in the snapshot yet", "cosmetic"))
+        elif name not in data:
+            changes.append(Change(label, "", "no longer snapshotted (not in mcp_contract_snapshot_fields)", "cosmetic"))
+        else:
+            changes += _field_changes(name, label, old[name], data[name])
+    return by_kind(changes), old
+
+
+_LABELS: Final = {"output_schema": "output", "input_schema": "input"}
+
+
+def _field_changes(name: str, label: str, was: Any, now: Any) -> list[Change]:
+    if name == "annotations":
+        return diff_annotations(was, now)
+    if label not in ("output", "input"):
+        return diff_value(was, now, field=name)
+    if was and now:
+        return diff_schema(was, now, field="output" if label == "output" else "input")
+    if was == now:
+        return []
+    if now is None:
+        return [Change(label, "", f"{name} removed: the tool no longer publishes one", "widen")]
+    if was is None:
+        return [Change(label, "", f"{name} added: the tool now publishes one", "narrow")]
+    return [Change(label, "", f"{name} changed", "both")]
+
+
+def _changed_message(tool_name: str, changes: list[Change], diff: str, shown: str) -> str:
+    if changes:
+        counts = {kind: sum(1 for change in changes if change.kind == kind) for kind in KINDS}
+        summary = ", ".join(f"{count} {kind}" for kind, count in counts.items() if count)
+        lines = [f"the schema of tool {tool_name!r} changed ({summary}):"]
+        lines += [f"  {change.line(tool_name)}" for change in changes]
+    else:
+        lines = [f"the snapshot of tool {tool_name!r} differs only in layout (key order, indentation)."]
+    lines += ["", f"Diff of {shown} (- snapshot, + server):", diff.rstrip("\n"), ""]
+    lines.append(
+        "If the change is intended, accept it with: pytest --snapshot-update -k "
+        f"{_keyword(tool_name)} (then commit the file); otherwise undo the change to the tool."
+    )
+    return "\n".join(lines)
+
+
+def _diff(before: str | None, data: dict[str, Any], path: Path) -> str:
+    from pytest_mcp_contract._suite.snapshots import serialize
+
+    return "".join(
+        difflib.unified_diff(
+            (before or "").splitlines(keepends=True),
+            serialize(data).splitlines(keepends=True),
+            fromfile=f"snapshot/{path.name}",
+            tofile=f"server/{path.name}",
+        )
+    )
+
+
+def _change_record(change: Change) -> dict[str, str]:
+    return {"kind": change.kind, "field": change.field, "path": change.path, "what": change.what}
+
+
+def _keyword(tool_name: str) -> str:
+    """A ``-k`` expression that picks just this tool's schema item, quoted for the shell."""
+    # -k is a substring match on the item name; the brackets keep "get" from also picking "get_all".
+    # A name pytest's expression parser cannot read (spaces, quotes) falls back to all schema items.
+    return f"'schema[{tool_name}]'" if _K_WORD.fullmatch(tool_name) else "schema"
+
+
+_K_WORD: Final = re.compile(r"[\w:+\-./\\]+")
+
+
+def _json_error(text: str) -> str:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return f"line {error.lineno}, column {error.colno}: {error.msg}"
+    return "unreadable"
