@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
+
 
 class McpContractWarning(pytest.PytestWarning):
     """Something the plugin could not check, or a configuration it had to guess about.
@@ -29,9 +31,7 @@ class UnknownToolError(McpContractError, LookupError):
     def __init__(self, name: str, available: Iterable[str]) -> None:
         names = sorted(available)
         close = difflib.get_close_matches(name, names, n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        listing = ", ".join(names) if names else "(the server lists no tools)"
-        super().__init__(f"the server has no tool named {name!r}.{hint} Available tools: {listing}")
+        super().__init__(messages.unknown_tool(name, names, close[0] if close else None))
         self.name = name
 
 
@@ -39,17 +39,7 @@ class ToolTimeoutError(McpContractError, TimeoutError):
     """A tool call did not answer within its timeout; the session stays usable."""
 
     def __init__(self, name: str, timeout: float, meanwhile: str = "") -> None:
-        if meanwhile:  # a flood of output: that, not slowness, is the likely cause
-            advice = " Find why the tool floods its output; logs belong on stderr, in moderation."
-        else:
-            advice = (
-                " If the tool is just slow, raise the limit with call_tool(..., timeout=...) or the ini "
-                "option mcp_contract_timeout; otherwise find where it blocks."
-            )
-        super().__init__(
-            f"tool {name!r} did not answer within {timeout:g} s, so the call was abandoned and the session "
-            f"goes on.{meanwhile}{advice}"
-        )
+        super().__init__(messages.tool_timed_out(name, timeout, meanwhile))
         self.name = name
         self.timeout = timeout
 

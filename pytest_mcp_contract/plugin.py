@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import expectations
 from pytest_mcp_contract._plugin import calls, xdist
 from pytest_mcp_contract._plugin.keys import (
@@ -36,13 +37,6 @@ if TYPE_CHECKING:
 
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
-
-NO_SERVER = (
-    "no MCP server is configured for pytest-mcp-contract. Set it in one line, e.g. in pyproject.toml:\n"
-    "    [tool.pytest.ini_options]\n"
-    '    mcp_contract_server = "your_package.server:mcp"\n'
-    "or pass --mcp-contract-server TARGET, or override the mcp_contract_server fixture in conftest.py."
-)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -184,7 +178,7 @@ def mcp_contract_server(request: pytest.FixtureRequest) -> object:
         return marked
     server = request.config.stash[SETTINGS].server
     if server is None:
-        pytest.fail(NO_SERVER, pytrace=False)
+        pytest.fail(messages.NO_SERVER, pytrace=False)
     return server
 
 
@@ -242,7 +236,7 @@ def _mcp_contract_suite_client(request: pytest.FixtureRequest) -> McpContract:
     """The generated suite's client: the configured server, whatever a conftest overrides."""
     server = request.config.stash[SETTINGS].server
     if server is None:
-        pytest.fail(NO_SERVER, pytrace=False)
+        pytest.fail(messages.NO_SERVER, pytrace=False)
     return _pooled(request, server)
 
 
@@ -250,9 +244,4 @@ def _check_server(server: object) -> None:
     from pytest_mcp_contract._servers.kinds import is_server
 
     if not is_server(server):
-        pytest.fail(
-            f"the mcp_contract_server fixture returned a {type(server).__qualname__}; it must return an "
-            "MCPServer, a low-level mcp.server.Server or a FastMCP server object (a server started as a command "
-            "or behind a URL is set with ini mcp_contract_server or the mcp_contract_server marker)",
-            pytrace=False,
-        )
+        pytest.fail(messages.not_a_server(type(server).__qualname__), pytrace=False)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import SERVERS, Project, target
 
-from pytest_mcp_contract._fuzz.fuzzer import _case
+from pytest_mcp_contract._messages import case_lines
 
 FUZZ = target("fuzz_targets", "mcp")
 
@@ -394,5 +394,5 @@ def test_a_server_that_dies_under_a_call_is_an_input_crash_and_so_is_its_replay(
 def test_a_suggested_case_is_toml_that_loads_back_as_the_same_call() -> None:
     # JSON's string escapes are TOML's, but for DEL, which TOML forbids raw and JSON leaves raw.
     arguments = {"text": 'a\x7fb\x00"é', "n": 1.5, "tags": ["x", True], "nested key": {"k": -2}}
-    lines = _case("echo", arguments)
+    lines = case_lines("echo", arguments)
     assert tomllib.loads("\n".join(lines)) == {"case": [{"tool": "echo", "arguments": arguments}]}

@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
@@ -38,8 +39,6 @@ from pytest_mcp_contract._servers.stdio_pipe import StdoutFault, Unreadable
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
-
-_LATER_CALLS: Final = "Later calls on this session fail the same way; fix the crash, then rerun."
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
@@ -105,10 +104,9 @@ class ContractSession:
             self._client = await connection.enter_async_context(client)
         except Exception as error:
             cause = single(error)
-            raise SessionError(
-                f"could not open an MCP session to {server_label(self.server)}: {_explain(cause)}."
-                f"{await self._hint(cause)}{self._stderr()}"
-            ) from self._chained(error)
+            hint = await self._hint(cause)
+            problem = messages.not_opened(server_label(self.server), _explain(cause), hint, self._stderr())
+            raise SessionError(problem) from self._chained(error)
         if isinstance(self.server, EXTERNAL) and self._client.server_info is not None:
             told = self._client.server_info.name
             if self.server.reported_name and told != self.server.reported_name:
@@ -137,11 +135,7 @@ class ContractSession:
 
     def opening_timed_out(self, seconds: float) -> SessionError:
         """The error for a server that did not finish the handshake within the startup timeout."""
-        return SessionError(
-            f"opening a session to {server_label(self.server)} took over {seconds:g} s: the server did not "
-            "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
-            f"mcp_contract_startup_timeout.{self._stderr()}"
-        )
+        return SessionError(messages.opening_timed_out(server_label(self.server), seconds, self._stderr()))
 
     async def _on_message(self, message: object) -> None:
         # The transport hands its faults (the first stdout line that is not JSON-RPC) to the message
@@ -161,12 +155,11 @@ class ContractSession:
         self._noise_told = True
         if isinstance(fault, StdoutFault):
             # Why a banner is no message goes without saying; why a would-be message is not one does not.
-            why = f" ({fault.why})" if fault.line.lstrip().startswith(("{", "[")) else ""
-            what = f"wrote a line to stdout that is not an MCP message {when}: {fault.line!r}{why}"
+            why = fault.why if fault.line.lstrip().startswith(("{", "[")) else ""
+            message = messages.stdout_noise(server_label(self.server), when, fault.line, why)
         else:
-            what = f"sent something that is not an MCP message {when}: {_explain(fault)}"
-        later = " Later ones on this session are not reported again."
-        return [Violation("stdout-noise", tool, f"{server_label(self.server)} {what}.{later}")]
+            message = messages.stdout_noise(server_label(self.server), when, None, _explain(fault))
+        return [Violation("stdout-noise", tool, message)]
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``."""
@@ -184,11 +177,10 @@ class ContractSession:
         except Exception as error:
             if self._closed_under_us(error):
                 await self._went_away("tools/list", error, "it crashed or exited.")
-            raise SessionError(
-                f"tools/list failed on {server_label(self.server)}: {_explain(error)}. "
-                "Fix the server's tool listing; no tool can be checked without it."
-            ) from self._chained(error)
-        raise SessionError(f"tools/list on {server_label(self.server)} returned more than {MAX_PAGES} pages")
+            raise SessionError(messages.listing_failed(server_label(self.server), _explain(error))) from self._chained(
+                error
+            )
+        raise SessionError(messages.listing_endless(server_label(self.server), MAX_PAGES))
 
     async def refresh_tools(self) -> None:
         self._tools = await self.list_tools()
@@ -206,7 +198,10 @@ class ContractSession:
                 except MCPError as error:
                     if self._closed_under_us(error):
                         await self._went_away(
-                            f"tools/call {name!r}", error, "the tool crashed or killed the server.", _LATER_CALLS
+                            f"tools/call {name!r}",
+                            error,
+                            "the tool crashed or killed the server.",
+                            messages.LATER_CALLS,
                         )
                     raise
             if self.connection is not None:
@@ -234,27 +229,21 @@ class ContractSession:
     async def _went_away(self, during: str, error: BaseException, why: str, then: str = "") -> NoReturn:
         __tracebackhide__ = True
         self._gone = f"it closed the connection during {during}"
+        hint = await self._hint(error)
         raise SessionError(
-            f"{server_label(self.server)} closed the connection during {during}: {why}"
-            f"{await self._hint(error)}{' ' + then if then else ''}{self._stderr()}"
+            messages.closed_under_us(server_label(self.server), during, why, hint, then=then, stderr=self._stderr())
         ) from None
 
     def lost(self, during: str | None, error: BaseException | None) -> SessionError:
         """The error for a connection that broke under a call (``during`` names it) or between calls."""
         if self._gone is not None:
             return self._gone_error()
-        cause = f": {_explain(single(error)).rstrip('.')}" if error is not None else ""
+        explained = _explain(single(error)) if error is not None else None
         self._gone = f"the connection broke during {during}" if during else "the connection broke"
-        return SessionError(
-            f"the connection to {server_label(self.server)} broke{f' during {during}' if during else ''}{cause}. "
-            f"The server may have crashed or restarted. {_LATER_CALLS}{self._stderr()}"
-        )
+        return SessionError(messages.connection_broke(server_label(self.server), during, explained, self._stderr()))
 
     def _gone_error(self) -> SessionError:
-        return SessionError(
-            f"the server is gone: {server_label(self.server)} cannot be reached, as {self._gone} "
-            "(that test failed and shows why). Fix that crash, then rerun."
-        )
+        return SessionError(messages.server_gone(server_label(self.server), str(self._gone)))
 
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 
@@ -347,11 +336,9 @@ class ContractSession:
         elif expect_error:
             raise error
         else:
-            message = f"the server answered tools/call with a JSON-RPC error instead of a result: {_explain(error)}"
+            # With an HTTP status the SDK's message leaves out.
             meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
-            if meanwhile:  # an HTTP status the SDK's message leaves out
-                message = f"{message.rstrip('.')}.{meanwhile}"
-            violations = [Violation("tool-error", name, message)]
+            violations = [Violation("tool-error", name, messages.error_instead_of_result(_explain(error), meanwhile))]
         if self.triage is not None:
             violations = self.triage(server_name(self.server), name, None, violations)
         if not violations:  # allowed: the caller gets the SDK's error, as with expect_error=True
@@ -363,12 +350,8 @@ class ContractSession:
         """The ``answer-unreadable`` violation, when ``error`` stands for an answer the transport could not read."""
         if not isinstance(error.error.data, Unreadable):
             return None
-        return Violation(
-            "answer-unreadable",
-            name,
-            f"{server_label(self.server)} answered tools/call {name!r} with a line no MCP client can read: "
-            f"{error.error.data.why}. The call failed as that line came; the session goes on.",
-        )
+        message = messages.unreadable_answer(server_label(self.server), name, error.error.data.why)
+        return Violation("answer-unreadable", name, message)
 
 
 def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:

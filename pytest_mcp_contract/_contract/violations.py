@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._errors import McpContractError
-from pytest_mcp_contract._json.value import render, show_pointer
 
 CheckId = Literal[
     "output-schema-invalid",
@@ -96,8 +95,7 @@ class Violation:
     path: str | None = None
 
     def __str__(self) -> str:
-        where = f" at {show_pointer(self.path)}" if self.path is not None else ""
-        return f"[{self.check}] {self.tool}{where}: {self.message}"
+        return messages.violation_line(self)
 
 
 class ContractViolationError(McpContractError, AssertionError):
@@ -117,42 +115,11 @@ class ContractViolationError(McpContractError, AssertionError):
         self.violations: list[Violation] = list(violations)
         self.tool = tool
         self.arguments = arguments
-        super().__init__(render_violations(self.violations, tool=tool, arguments=arguments, called=called))
+        super().__init__(
+            messages.broken_contract(self.violations, CHECKS, tool=tool, arguments=arguments, called=called)
+        )
 
 
 # Shown in tracebacks as ``pytest_mcp_contract.ContractViolationError``, where users import it from.
 ContractViolationError.__module__ = "pytest_mcp_contract"
 Violation.__module__ = "pytest_mcp_contract"
-
-
-def _arguments_text(arguments: Mapping[str, Any] | None) -> str:
-    if not arguments:
-        return "no arguments"
-    try:
-        text = json.dumps(arguments, ensure_ascii=False, default=repr)
-    except (ValueError, RecursionError):
-        text = render(dict(arguments), 120)
-    return text if len(text) <= 120 else render(dict(arguments), 120)
-
-
-def render_violations(
-    violations: Sequence[Violation], *, tool: str, arguments: Mapping[str, Any] | None = None, called: bool = True
-) -> str:
-    """The failure text: the call (if any), each violation with its place, then the next step per check."""
-    count = len(violations)
-    noun = "violation" if count == 1 else "violations"
-    if called:
-        lines = [f"tool {tool!r} called with {_arguments_text(arguments)} broke its contract ({count} {noun}):"]
-    else:
-        lines = [f"tool {tool!r} breaks its contract as listed ({count} {noun}):"]
-    for violation in violations:
-        where = f" at {show_pointer(violation.path)}" if violation.path is not None else ""
-        lines.append(f"[{violation.check}]{where}")
-        lines.extend(f"  {line}" for line in violation.message.splitlines())
-    lines.append("Next step:")
-    seen: list[CheckId] = []
-    for violation in violations:
-        if violation.check not in seen:
-            seen.append(violation.check)
-            lines.append(f"- {violation.check}: {CHECKS[violation.check]}")
-    return "\n".join(lines)

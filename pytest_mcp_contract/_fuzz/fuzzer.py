@@ -16,13 +16,13 @@ import contextlib
 import json
 import logging
 import random
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._run.paths import file_stem
@@ -302,63 +302,6 @@ def _message(
 ) -> str:
     found = str(ContractViolationError(broke.violations, tool=tool, arguments=broke.arguments))
     where = folder.relative_to(project) if folder.is_relative_to(project) else folder
-    lines = [
-        f"fuzzing {tool!r} found arguments that break its contract ({calls} call{'s' * (calls != 1)}); "
-        "the smallest Hypothesis found:",
-        f"    mcp_contract.call_tool({json.dumps(tool)}, {_python(broke.arguments)})",
-        "",
-        found,
-        "",
-        f"The next run tries these arguments first ({where / LAST_FAILURE}). To keep them as a case, add to "
-        "the mcp_contract_cases file:",
-        *(f"    {line}" for line in _case(tool, broke.arguments)),
-    ]
-    if flaky:
-        lines.insert(
-            1, "(flaky: the same arguments did not break it again when replayed; the tool's answer depends on more)"
-        )
-    if stopped:
-        lines.insert(1, f"({stopped}; these are the smallest arguments found by then)")
-    return "\n".join(lines)
-
-
-def _case(tool: str, arguments: dict[str, Any]) -> list[str]:
-    """The call as a case for the cases file: TOML, or JSON when TOML cannot hold a value (null)."""
-    try:
-        return ["[[case]]", f"tool = {json.dumps(tool)}", f"arguments = {_toml(arguments)}"]
-    except ValueError:
-        case = {"case": [{"tool": tool, "arguments": arguments}]}
-        return ["(TOML has no null: as a JSON cases file)", json.dumps(case, ensure_ascii=False)]
-
-
-def _python(value: Any) -> str:
-    """A JSON value as the Python literal a test would write."""
-    if isinstance(value, dict):
-        return (
-            "{"
-            + ", ".join(f"{json.dumps(key, ensure_ascii=False)}: {_python(item)}" for key, item in value.items())
-            + "}"
-        )
-    if isinstance(value, list):
-        return "[" + ", ".join(_python(item) for item in value) + "]"
-    if value is None or isinstance(value, bool):
-        return repr(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, dict):
-        items = ", ".join(f"{_toml_key(key)} = {_toml(item)}" for key, item in value.items())
-        return "{" + items + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(item) for item in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float | str):
-        # JSON's escapes are TOML's too, but for DEL, which TOML forbids raw and JSON leaves so.
-        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
-    raise ValueError("TOML has no null")
-
-
-def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+    return messages.fuzz_found(
+        tool, broke.arguments, found, calls, str(where / LAST_FAILURE), flaky=flaky, stopped=stopped
+    )

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
+
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
@@ -109,12 +111,7 @@ class SessionPool:
         if hit is None or hit[0] is not server:
             return
         _server, where, message = hit
-        first = message.split("\n", 1)[0]
-        first = first if len(first) <= 300 else first[:299] + "…"
-        raise SessionError(
-            f"{server_label(server)} could not be opened for {where}, so it is not started again: {first} "
-            "That failure shows the whole story; fix it, then rerun."
-        )
+        raise SessionError(messages.failed_before(server_label(server), where, message.split("\n", 1)[0]))
 
     def keep(self, contract: McpContract) -> None:
         """Keep a session opened before the tests for the first one that needs it (a server started

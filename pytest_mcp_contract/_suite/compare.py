@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
@@ -76,26 +76,16 @@ def compare_snapshot(
     if matched or updating:
         return
     if isinstance(before, _NotUtf8):
-        pytest.fail(
-            f"the snapshot file {shown} of tool {tool_name!r} is not UTF-8 text ({before.reason}).\n"
-            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
-            f"pytest --snapshot-update -k {_keyword(tool_name)}",
-            pytrace=False,
-        )
+        pytest.fail(messages.snapshot_unreadable(tool_name, shown, f"not UTF-8 text ({before.reason})"), pytrace=False)
     if before is None:
-        pytest.fail(
-            f"tool {tool_name!r} has no schema snapshot yet ({shown}).\n"
-            f"Record it with: pytest --snapshot-update -k {_keyword(tool_name)}",
-            pytrace=False,
-        )
+        pytest.fail(messages.snapshot_missing(tool_name, shown), pytrace=False)
     if old is _UNREADABLE:
         pytest.fail(
-            f"the snapshot file {shown} of tool {tool_name!r} is not valid JSON ({_json_error(before)}).\n"
-            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
-            f"pytest --snapshot-update -k {_keyword(tool_name)}",
-            pytrace=False,
+            messages.snapshot_unreadable(tool_name, shown, f"not valid JSON ({_json_error(before)})"), pytrace=False
         )
-    pytest.fail(_changed_message(tool_name, changes, diff, shown), pytrace=False)
+    counts = [(kind, sum(1 for change in changes if change.kind == kind)) for kind in KINDS]
+    lines = [change.line(tool_name) for change in changes]
+    pytest.fail(messages.schema_changed(tool_name, counts, lines, diff, shown), pytrace=False)
 
 
 _UNREADABLE: Final = object()
@@ -134,11 +124,7 @@ def _write_failure(path: Path, text: str, tool_name: str, shown: str) -> str | N
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as error:
-        return (
-            f"the snapshot of tool {tool_name!r} could not be written to {shown}: {error.strerror or error} "
-            f"({type(error).__name__}). Nothing was updated; make the file writable (ls -l, lsattr), then rerun "
-            f"pytest --snapshot-update -k {_keyword(tool_name)}"
-        )
+        return messages.snapshot_not_written(tool_name, shown, f"{error.strerror or error} ({type(error).__name__})")
     return None
 
 
@@ -183,22 +169,6 @@ def _field_changes(name: str, label: str, was: Any, now: Any) -> list[Change]:
     return [Change(label, "", f"{name} changed", "both")]
 
 
-def _changed_message(tool_name: str, changes: list[Change], diff: str, shown: str) -> str:
-    if changes:
-        counts = {kind: sum(1 for change in changes if change.kind == kind) for kind in KINDS}
-        summary = ", ".join(f"{count} {kind}" for kind, count in counts.items() if count)
-        lines = [f"the schema of tool {tool_name!r} changed ({summary}):"]
-        lines += [f"  {change.line(tool_name)}" for change in changes]
-    else:
-        lines = [f"the snapshot of tool {tool_name!r} differs only in layout (key order, indentation)."]
-    lines += ["", f"Diff of {shown} (- snapshot, + server):", diff.rstrip("\n"), ""]
-    lines.append(
-        "If the change is intended, accept it with: pytest --snapshot-update -k "
-        f"{_keyword(tool_name)} (then commit the file); otherwise undo the change to the tool."
-    )
-    return "\n".join(lines)
-
-
 def _diff(before: str | None, data: dict[str, Any], path: Path) -> str:
     from pytest_mcp_contract._suite.snapshots import serialize
 
@@ -214,16 +184,6 @@ def _diff(before: str | None, data: dict[str, Any], path: Path) -> str:
 
 def _change_record(change: Change) -> dict[str, str]:
     return {"kind": change.kind, "field": change.field, "path": change.path, "what": change.what}
-
-
-def _keyword(tool_name: str) -> str:
-    """A ``-k`` expression that picks just this tool's schema item, quoted for the shell."""
-    # -k is a substring match on the item name; the brackets keep "get" from also picking "get_all".
-    # A name pytest's expression parser cannot read (spaces, quotes) falls back to all schema items.
-    return f"'schema[{tool_name}]'" if _K_WORD.fullmatch(tool_name) else "schema"
-
-
-_K_WORD: Final = re.compile(r"[\w:+\-./\\]+")
 
 
 def _json_error(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import EXPECTATIONS
 from pytest_mcp_contract._contract.violations import ContractViolationError
 from pytest_mcp_contract._run.records import record
@@ -253,11 +254,7 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None) -> Calla
     def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         if clash is not None:
-            pytest.fail(
-                f"tools {clash!r} and {tool_name!r} would share one snapshot file on a file system that "
-                "ignores case; rename one of them",
-                pytrace=False,
-            )
+            pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
         compare_snapshot(request, snapshot, _listed(request, tool_name), _name(settings), settings)
 
     schema.__module__ = __name__  # what syrupy reads as the test's module
@@ -288,7 +285,7 @@ def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
     __tracebackhide__ = True
     tool = _client(request).tools.get(tool_name)
     if tool is None:
-        pytest.fail(f"tool {tool_name!r} was listed when the suite was collected, but not any more", pytrace=False)
+        pytest.fail(messages.no_longer_listed(tool_name), pytrace=False)
     return tool
 
 

@@ -1,0 +1,326 @@
+"""Every failure message the plugin words, in one place: what happened, where, and the next step.
+
+The functions take plain values (names, causes already explained), so every layer words its
+failures here and a reviewer reads them side by side. Three kinds of text live elsewhere, beside
+what they are about: what a check's violation says of its cause (``_contract``), the next step for
+each check (``CHECKS``, with the check ids in ``_contract/violations``), and the usage errors of a
+wrong configuration, raised where it is read (``_run/settings``, ``_servers/target``,
+``_suite/cases``, ``_contract/expect``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, Protocol
+
+from pytest_mcp_contract._json.value import render, show_pointer
+
+# --- a broken contract ---------------------------------------------------------------------------
+
+
+class Finding(Protocol):
+    """What a message shows of a violation (``_contract.violations.Violation``)."""
+
+    @property
+    def check(self) -> str: ...
+    @property
+    def tool(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def path(self) -> str | None: ...
+
+
+def violation_line(violation: Finding) -> str:
+    """One violation on one line: ``[check] tool at place: message``."""
+    return f"[{violation.check}] {violation.tool}{_at(violation.path)}: {violation.message}"
+
+
+def broken_contract(
+    found: Sequence[Finding],
+    next_steps: Mapping[Any, str],  # check id -> next step (``CHECKS``)
+    *,
+    tool: str,
+    arguments: Mapping[str, Any] | None = None,
+    called: bool = True,
+) -> str:
+    """A ``ContractViolationError``'s text: the call (if any), each violation with its place, then
+    the next step for each check that fired."""
+    count = len(found)
+    noun = "violation" if count == 1 else "violations"
+    if called:
+        lines = [f"tool {tool!r} called with {_arguments(arguments)} broke its contract ({count} {noun}):"]
+    else:
+        lines = [f"tool {tool!r} breaks its contract as listed ({count} {noun}):"]
+    for violation in found:
+        lines.append(f"[{violation.check}]{_at(violation.path)}")
+        lines.extend(f"  {line}" for line in violation.message.splitlines())
+    lines.append("Next step:")
+    lines += [f"- {check}: {next_steps[check]}" for check in dict.fromkeys(violation.check for violation in found)]
+    return "\n".join(lines)
+
+
+def _at(path: str | None) -> str:
+    return f" at {show_pointer(path)}" if path is not None else ""
+
+
+def _arguments(arguments: Mapping[str, Any] | None) -> str:
+    if not arguments:
+        return "no arguments"
+    try:
+        text = json.dumps(arguments, ensure_ascii=False, default=repr)
+    except (ValueError, RecursionError):
+        text = render(dict(arguments), 120)
+    return text if len(text) <= 120 else render(dict(arguments), 120)
+
+
+# --- the fixtures ----------------------------------------------------------------------------------
+
+NO_SERVER: Final = (
+    "no MCP server is configured for pytest-mcp-contract. Set it in one line, e.g. in pyproject.toml:\n"
+    "    [tool.pytest.ini_options]\n"
+    '    mcp_contract_server = "your_package.server:mcp"\n'
+    "or pass --mcp-contract-server TARGET, or override the mcp_contract_server fixture in conftest.py."
+)
+
+
+def not_a_server(kind: str) -> str:
+    return (
+        f"the mcp_contract_server fixture returned a {kind}; it must return an MCPServer, a low-level "
+        "mcp.server.Server or a FastMCP server object (a server started as a command or behind a URL is set "
+        "with ini mcp_contract_server or the mcp_contract_server marker)"
+    )
+
+
+# --- calls -----------------------------------------------------------------------------------------
+
+
+def unknown_tool(name: str, names: Sequence[str], close: str | None) -> str:
+    hint = f" Did you mean {close!r}?" if close else ""
+    listing = ", ".join(names) if names else "(the server lists no tools)"
+    return f"the server has no tool named {name!r}.{hint} Available tools: {listing}"
+
+
+def tool_timed_out(name: str, timeout: float, meanwhile: str) -> str:
+    """``meanwhile`` tells of a flood of output during the call, if there was one: then that, not
+    slowness, is the likely cause."""
+    if meanwhile:
+        advice = " Find why the tool floods its output; logs belong on stderr, in moderation."
+    else:
+        advice = (
+            " If the tool is just slow, raise the limit with call_tool(..., timeout=...) or the ini "
+            "option mcp_contract_timeout; otherwise find where it blocks."
+        )
+    return (
+        f"tool {name!r} did not answer within {timeout:g} s, so the call was abandoned and the session "
+        f"goes on.{meanwhile}{advice}"
+    )
+
+
+def error_instead_of_result(explained: str, meanwhile: str) -> str:
+    """The ``tool-error`` of a JSON-RPC error where a result was due (``meanwhile``: an HTTP status)."""
+    message = f"the server answered tools/call with a JSON-RPC error instead of a result: {explained}"
+    return f"{message.rstrip('.')}.{meanwhile}" if meanwhile else message
+
+
+def unreadable_answer(server: str, tool: str, why: str) -> str:
+    return (
+        f"{server} answered tools/call {tool!r} with a line no MCP client can read: {why}. "
+        "The call failed as that line came; the session goes on."
+    )
+
+
+def stdout_noise(server: str, when: str, line: str | None, why: str) -> str:
+    """Output that is no MCP message: a stdout ``line`` (with ``why``, for one that looks like JSON),
+    or, without a line, what the transport said of it."""
+    if line is not None:
+        what = f"wrote a line to stdout that is not an MCP message {when}: {line!r}{f' ({why})' if why else ''}"
+    else:
+        what = f"sent something that is not an MCP message {when}: {why}"
+    return f"{server} {what}. Later ones on this session are not reported again."
+
+
+# --- the session -----------------------------------------------------------------------------------
+
+LATER_CALLS: Final = "Later calls on this session fail the same way; fix the crash, then rerun."
+
+
+def not_opened(server: str, explained: str, hint: str, stderr: str) -> str:
+    return f"could not open an MCP session to {server}: {explained}.{hint}{stderr}"
+
+
+def opening_timed_out(server: str, seconds: float, stderr: str) -> str:
+    return (
+        f"opening a session to {server} took over {seconds:g} s: the server did not "
+        "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
+        f"mcp_contract_startup_timeout.{stderr}"
+    )
+
+
+def listing_failed(server: str, explained: str) -> str:
+    return (
+        f"tools/list failed on {server}: {explained}. Fix the server's tool listing; no tool can be checked without it."
+    )
+
+
+def listing_endless(server: str, pages: int) -> str:
+    return f"tools/list on {server} returned more than {pages} pages"
+
+
+def closed_under_us(server: str, during: str, why: str, hint: str, *, then: str, stderr: str) -> str:
+    return f"{server} closed the connection during {during}: {why}{hint}{' ' + then if then else ''}{stderr}"
+
+
+def connection_broke(server: str, during: str | None, explained: str | None, stderr: str) -> str:
+    cause = f": {explained.rstrip('.')}" if explained is not None else ""
+    return (
+        f"the connection to {server} broke{f' during {during}' if during else ''}{cause}. "
+        f"The server may have crashed or restarted. {LATER_CALLS}{stderr}"
+    )
+
+
+def server_gone(server: str, why: str) -> str:
+    return (
+        f"the server is gone: {server} cannot be reached, as {why} (that test failed and shows why). "
+        "Fix that crash, then rerun."
+    )
+
+
+def failed_before(server: str, where: str, first: str) -> str:
+    """A server that already failed to open this run, asked for again."""
+    first = first if len(first) <= 300 else first[:299] + "…"
+    return (
+        f"{server} could not be opened for {where}, so it is not started again: {first} "
+        "That failure shows the whole story; fix it, then rerun."
+    )
+
+
+# --- snapshots -------------------------------------------------------------------------------------
+
+
+def _update(tool: str) -> str:
+    return f"pytest --snapshot-update -k {keyword(tool)}"
+
+
+def keyword(tool: str) -> str:
+    """A ``-k`` expression that picks just this tool's schema item, quoted for the shell."""
+    # -k is a substring match on the item name; the brackets keep "get" from also picking "get_all".
+    # A name pytest's expression parser cannot read (spaces, quotes) falls back to all schema items.
+    return f"'schema[{tool}]'" if _K_WORD.fullmatch(tool) else "schema"
+
+
+_K_WORD: Final = re.compile(r"[\w:+\-./\\]+")
+
+
+def snapshot_missing(tool: str, shown: str) -> str:
+    return f"tool {tool!r} has no schema snapshot yet ({shown}).\nRecord it with: {_update(tool)}"
+
+
+def snapshot_unreadable(tool: str, shown: str, what: str) -> str:
+    """``what``: ``not UTF-8 text (…)`` or ``not valid JSON (…)``."""
+    return (
+        f"the snapshot file {shown} of tool {tool!r} is {what}.\n"
+        f"It was left as it is. Repair it by hand, or rewrite it from the server with: {_update(tool)}"
+    )
+
+
+def snapshot_not_written(tool: str, shown: str, reason: str) -> str:
+    return (
+        f"the snapshot of tool {tool!r} could not be written to {shown}: {reason}. Nothing was updated; "
+        f"make the file writable (ls -l, lsattr), then rerun {_update(tool)}"
+    )
+
+
+def snapshot_clash(first: str, second: str) -> str:
+    return (
+        f"tools {first!r} and {second!r} would share one snapshot file on a file system that ignores case; "
+        "rename one of them"
+    )
+
+
+def no_longer_listed(tool: str) -> str:
+    return f"tool {tool!r} was listed when the suite was collected, but not any more"
+
+
+def schema_changed(tool: str, counts: Sequence[tuple[str, int]], changes: Iterable[str], diff: str, shown: str) -> str:
+    """A snapshot that differs: the changes counted by kind and listed, then the file's diff."""
+    changes = list(changes)
+    if changes:
+        summary = ", ".join(f"{count} {kind}" for kind, count in counts if count)
+        lines = [f"the schema of tool {tool!r} changed ({summary}):", *(f"  {change}" for change in changes)]
+    else:
+        lines = [f"the snapshot of tool {tool!r} differs only in layout (key order, indentation)."]
+    lines += ["", f"Diff of {shown} (- snapshot, + server):", diff.rstrip("\n"), ""]
+    lines.append(
+        f"If the change is intended, accept it with: {_update(tool)} (then commit the file); "
+        "otherwise undo the change to the tool."
+    )
+    return "\n".join(lines)
+
+
+# --- fuzzing ---------------------------------------------------------------------------------------
+
+
+def fuzz_found(
+    tool: str, arguments: dict[str, Any], broken: str, calls: int, last: str, *, flaky: bool, stopped: str
+) -> str:
+    """The smallest failing call the fuzzer found, as a test would make it and as a case to keep."""
+    lines = [
+        f"fuzzing {tool!r} found arguments that break its contract ({calls} call{'s' * (calls != 1)}); "
+        "the smallest Hypothesis found:",
+        f"    mcp_contract.call_tool({json.dumps(tool)}, {python_literal(arguments)})",
+        "",
+        broken,
+        "",
+        f"The next run tries these arguments first ({last}). To keep them as a case, add to "
+        "the mcp_contract_cases file:",
+        *(f"    {line}" for line in case_lines(tool, arguments)),
+    ]
+    if flaky:
+        lines.insert(
+            1, "(flaky: the same arguments did not break it again when replayed; the tool's answer depends on more)"
+        )
+    if stopped:
+        lines.insert(1, f"({stopped}; these are the smallest arguments found by then)")
+    return "\n".join(lines)
+
+
+def case_lines(tool: str, arguments: dict[str, Any]) -> list[str]:
+    """The call as a case for the cases file: TOML, or JSON when TOML cannot hold a value (null)."""
+    try:
+        return ["[[case]]", f"tool = {json.dumps(tool)}", f"arguments = {_toml(arguments)}"]
+    except ValueError:
+        case = {"case": [{"tool": tool, "arguments": arguments}]}
+        return ["(TOML has no null: as a JSON cases file)", json.dumps(case, ensure_ascii=False)]
+
+
+def python_literal(value: Any) -> str:
+    """A JSON value as the Python literal a test would write."""
+    if isinstance(value, dict):
+        items = (f"{json.dumps(key, ensure_ascii=False)}: {python_literal(item)}" for key, item in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(python_literal(item) for item in value) + "]"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, dict):
+        items = ", ".join(f"{_toml_key(key)} = {_toml(item)}" for key, item in value.items())
+        return "{" + items + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        # JSON's escapes are TOML's too, but for DEL, which TOML forbids raw and JSON leaves so.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    raise ValueError("TOML has no null")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
