@@ -170,6 +170,36 @@ def violations_of(
     return []
 
 
+def failing_calls(project: Project, *tools: str, server: str | None = None) -> pytest.RunResult:
+    """Run one test per tool, each calling it with no arguments on ``server`` (the wire server by
+    default); every one must fail. The shape of each check's "failure output" test."""
+    project.configure(server or target("wire"))
+    calls = (
+        f"def test_{index}(mcp_contract):\n    mcp_contract.call_tool({tool!r})\n\n" for index, tool in enumerate(tools)
+    )
+    project.tests("".join(calls))
+    result = project.run()
+    result.assert_outcomes(failed=len(tools))
+    return result
+
+
+def violation_lines(
+    tool: str, check: str, *cause: str, at: str | None = None, next_step: str = "*", violations: int = 1
+) -> list[str]:
+    """How pytest prints a ``ContractViolationError`` for a call with no arguments whose first (or
+    only) violation is ``check``, ``at`` a JSON pointer, to fnmatch in order: the header, the check
+    with each line of its cause, the next step for the check."""
+    noun = "violation" if violations == 1 else "violations"
+    return [
+        f"E       pytest_mcp_contract.ContractViolationError: tool {tool!r} called with no arguments broke its "
+        f"contract ({violations} {noun}):",
+        f"E       [[]{check}[]]{f' at {at}' if at is not None else ''}",
+        *(f"E         {line}" for line in cause),
+        "E       Next step:",
+        f"E       - {check}: {next_step}",
+    ]
+
+
 def make_tool(output_schema: dict[str, Any] | None, name: str = "probe") -> types.Tool:
     return types.Tool(name=name, input_schema={"type": "object"}, output_schema=output_schema)
 

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import Project, make_result, make_tool, target, violations_of
+from conftest import Project, failing_calls, make_result, make_tool, violation_lines, violations_of
 from mcp import types
 
 from pytest_mcp_contract import ContractViolationError, McpContract, check_result
@@ -18,27 +18,15 @@ WRAPPED_SET = {"type": "object", "properties": {"result": {"type": "array", "uni
 
 
 def test_failure_output_gives_block_index_and_both_values(project: Project) -> None:
-    project.configure(target("wire"))
-    project.tests(
-        """
-        def test_object(mcp_contract):
-            mcp_contract.call_tool("mismatch")
-
-        def test_list(mcp_contract):
-            mcp_contract.call_tool("mismatch_count")
-        """
-    )
-    result = project.run()
-    result.assert_outcomes(failed=2)
+    result = failing_calls(project, "mismatch", "mismatch_count")
     result.stdout.fnmatch_lines(
-        [
-            "E       pytest_mcp_contract.ContractViolationError: tool 'mismatch' called with no arguments broke its "
-            "contract (1 violation):",
-            "E       [content-mismatch] at /n",
-            "E         text block 0 (JSON) has 2 at /n where structured_content has 1",
-            "E       Next step:",
-            "E       - content-mismatch: Make content say what structured_content says: a text block with its JSON *",
-        ]
+        violation_lines(
+            "mismatch",
+            "content-mismatch",
+            "text block 0 (JSON) has 2 at /n where structured_content has 1",
+            at="/n",
+            next_step="Make content say what structured_content says: a text block with its JSON *",
+        )
     )
     result.stdout.fnmatch_lines(
         [

@@ -11,27 +11,22 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import pytest
-from conftest import Project, make_result, make_tool, target
+from conftest import Project, failing_calls, make_result, make_tool, violation_lines
 
 from pytest_mcp_contract import check_result, check_tool
 from pytest_mcp_contract._contract.schema import compile_schema
 
 
 def test_failure_names_the_place_and_the_cause(project: Project) -> None:
-    project.configure(target("wire"))
-    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('schema_remote_ref')\n")
-    result = project.run()
-    result.assert_outcomes(failed=1)
+    result = failing_calls(project, "schema_remote_ref")
     result.stdout.fnmatch_lines(
-        [
-            "E       pytest_mcp_contract.ContractViolationError: tool 'schema_remote_ref' called with no arguments "
-            "broke its contract (1 violation):",
-            "E       [output-schema-invalid] at /properties/n/$ref",
-            "E         $ref 'https://schemas.example.com/n.json' points outside the schema; remote references are "
-            "never fetched",
-            "E       Next step:",
-            "E       - output-schema-invalid: Fix the output_schema: *",
-        ]
+        violation_lines(
+            "schema_remote_ref",
+            "output-schema-invalid",
+            "$ref 'https://schemas.example.com/n.json' points outside the schema; remote references are never fetched",
+            at="/properties/n/$ref",
+            next_step="Fix the output_schema: *",
+        )
     )
 
 

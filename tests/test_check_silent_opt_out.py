@@ -7,7 +7,7 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import Project, make_result, make_tool
+from conftest import Project, failing_calls, make_result, make_tool, violation_lines
 from mcp.server import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
@@ -36,36 +36,19 @@ def report() -> Report:
 
 def test_failure_output(project: Project) -> None:
     project.pytester.makepyfile(opt_outs=SERVER)
-    project.configure("opt_outs.py:mcp")
-    project.tests(
-        """
-        def test_last_sync(mcp_contract):
-            mcp_contract.call_tool("last_sync")
-
-        def test_report(mcp_contract):
-            mcp_contract.call_tool("report")
-        """
-    )
-    result = project.run()
-    result.assert_outcomes(failed=2)
+    result = failing_calls(project, "last_sync", "report", server="opt_outs.py:mcp")
     result.stdout.fnmatch_lines(
-        [
-            "E       pytest_mcp_contract.ContractViolationError: tool 'last_sync' called with no arguments broke "
-            "its contract (1 violation):",
-            "E       [silent-opt-out]",
-            "E         the function is annotated -> datetime, yet the tool publishes no output_schema: the SDK could "
-            "not describe that type and silently fell back to unstructured text, so clients get no "
-            "structured_content",
-            "E       Next step:",
-            "E       - silent-opt-out: Return a type the SDK can describe *",
-        ]
+        violation_lines(
+            "last_sync",
+            "silent-opt-out",
+            "the function is annotated -> datetime, yet the tool publishes no output_schema: the SDK could not "
+            "describe that type and silently fell back to unstructured text, so clients get no structured_content",
+            next_step="Return a type the SDK can describe *",
+        )
     )
     result.stdout.fnmatch_lines(
         [
-            "E       pytest_mcp_contract.ContractViolationError: tool 'report' called with no arguments broke its "
-            "contract (2 violations):",
-            "E       [silent-opt-out]",
-            "E         the function is annotated -> Report, yet the tool publishes no output_schema: *",
+            *violation_lines("report", "silent-opt-out", "the function is annotated -> Report, *", violations=2)[:3],
             "E       [silent-opt-out]",
             "E         the tool publishes no output_schema and text block 0 is <opt_outs.Report object at 0x*>, the "
             "default repr of a Python object (opt_outs.Report): the SDK could not serialize it, so the model "

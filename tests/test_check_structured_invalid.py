@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Project, make_result, make_tool, target
+from conftest import Project, failing_calls, make_result, make_tool, target, violation_lines
 
 from pytest_mcp_contract import check_result
 
@@ -21,19 +21,15 @@ SCHEMA = {
 
 
 def test_failure_output(project: Project) -> None:
-    project.configure(target("wire"))
-    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('bad_type')\n")
-    result = project.run()
-    result.assert_outcomes(failed=1)
+    result = failing_calls(project, "bad_type")
     result.stdout.fnmatch_lines(
-        [
-            "E       pytest_mcp_contract.ContractViolationError: tool 'bad_type' called with no arguments broke its "
-            "contract (1 violation):",
-            "E       [structured-invalid] at /n",
-            "E         'x' is not of type 'integer' (schema keyword 'type' at /properties/n/type)",
-            "E       Next step:",
-            "E       - structured-invalid: Make the tool return data that matches its output_schema, *",
-        ]
+        violation_lines(
+            "bad_type",
+            "structured-invalid",
+            "'x' is not of type 'integer' (schema keyword 'type' at /properties/n/type)",
+            at="/n",
+            next_step="Make the tool return data that matches its output_schema, *",
+        )
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import Project, make_result, make_tool, target
+from conftest import Project, failing_calls, make_result, make_tool, violation_lines
 
 from pytest_mcp_contract import check_result
 
@@ -10,19 +10,14 @@ SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required"
 
 
 def test_failure_output(project: Project) -> None:
-    project.configure(target("wire"))
-    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('missing')\n")
-    result = project.run()
-    result.assert_outcomes(failed=1)
+    result = failing_calls(project, "missing")
     result.stdout.fnmatch_lines(
-        [
-            "E       pytest_mcp_contract.ContractViolationError: tool 'missing' called with no arguments broke its "
-            "contract (1 violation):",
-            "E       [structured-missing]",
-            "E         the tool declares an output_schema, but this successful result has no structured_content",
-            "E       Next step:",
-            "E       - structured-missing: Send structured_content with every successful result *",
-        ]
+        violation_lines(
+            "missing",
+            "structured-missing",
+            "the tool declares an output_schema, but this successful result has no structured_content",
+            next_step="Send structured_content with every successful result *",
+        )
     )
 
 

@@ -6,37 +6,23 @@ import logging
 import sys
 
 import pytest
-from conftest import SERVERS, Project, make_result, make_tool, target
+from conftest import SERVERS, Project, failing_calls, make_result, make_tool, target, violation_lines
 
 from pytest_mcp_contract import check_result
 
 
 def test_crash_shows_the_server_side_cause(project: Project) -> None:
-    project.configure(target("sdk_broken", "mcp"))
-    project.tests(
-        """
-        def test_dropped_field(mcp_contract):
-            mcp_contract.call_tool("drops_required_field")
-
-        def test_crash(mcp_contract):
-            mcp_contract.call_tool("crashes")
-        """
-    )
-    result = project.run()
-    result.assert_outcomes(failed=2)
+    result = failing_calls(project, "drops_required_field", "crashes", server=target("sdk_broken", "mcp"))
     result.stdout.fnmatch_lines(
-        [
-            "E       pytest_mcp_contract.ContractViolationError: tool 'drops_required_field' called with no "
-            "arguments broke its contract (1 violation):",
-            "E       [tool-error]",
-            "E         the tool returned is_error=True with this text:",
-            "E           Error executing tool drops_required_field",
-            "E         server-side cause: ValidationError (Reading): celsius: Field required",
-            "E       Next step:",
-            "E       - tool-error: An error the test did not expect: fix the cause shown above, or pass "
-            "expect_error=True if the test wants it. An expected error that did not come: check the call's "
-            "arguments, or drop expect_error.",
-        ]
+        violation_lines(
+            "drops_required_field",
+            "tool-error",
+            "the tool returned is_error=True with this text:",
+            "  Error executing tool drops_required_field",
+            "server-side cause: ValidationError (Reading): celsius: Field required",
+            next_step="An error the test did not expect: fix the cause shown above, or pass expect_error=True if "
+            "the test wants it. An expected error that did not come: check the call's arguments, or drop expect_error.",
+        )
     )
     result.stdout.fnmatch_lines(
         [
