@@ -6,7 +6,7 @@ They keep their promises, in layouts of their own: the filesystem server wraps e
 told in words. None of them may be flagged, neither by a call nor by the generated suite.
 
 Needs node and the packages of ``contract_servers/typescript`` (``npm ci``); skipped without them
-unless MCP_CONTRACT_REQUIRE_NODE=1, as in ``test_typescript.py``.
+unless MCP_CONTRACT_REQUIRE_NODE=1, as in ``servers/test_typescript.py``.
 """
 
 from __future__ import annotations

@@ -6,41 +6,12 @@ import json
 
 import pytest
 from conftest import Project
-
-SERVER = """
-from typing import Annotated
-from pydantic import BaseModel, Field
-from mcp.server import MCPServer
-from mcp.types import CallToolResult, TextContent
-
-mcp = MCPServer("weather")
-
-class Weather(BaseModel):
-    city: str
-    temperature: float
-
-@mcp.tool()
-def get_weather(city: Annotated[str, Field(examples=["London", "São Paulo"])]) -> Weather:
-    if city == "Atlantis":
-        raise ValueError("upstream has no station for Atlantis")
-    return Weather(city=city, temperature=11.5)
-
-@mcp.tool()
-def forecast(city: str, days: Annotated[int, Field(examples=[3])] = 1) -> Weather:
-    return Weather(city=city, temperature=3.0)
-
-@mcp.tool()
-def sun_times(city: str) -> CallToolResult:
-    return CallToolResult(
-        content=[TextContent(type="text", text='{"city": "Paris", "temperature": 1.0}')],
-        structured_content={"city": city, "temperature": 1.0},
-    )
-"""
+from contract_servers.sources import WEATHER_WITH_EXAMPLES
 
 
 @pytest.fixture
 def weather(project: Project) -> Project:
-    project.pytester.makepyfile(weather=SERVER)
+    project.pytester.makepyfile(weather=WEATHER_WITH_EXAMPLES)
     project.configure("weather.py:mcp", suite=True)
     project.run("--snapshot-update", "-k", "schema")
     return project

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from conftest import Project
-from test_cases import SERVER  # get_weather fails for Atlantis; sun_times' text names another city
+from contract_servers.sources import WEATHER_WITH_EXAMPLES
 
 
 @pytest.fixture
 def weather(project: Project) -> Project:
-    project.pytester.makepyfile(weather=SERVER)
+    project.pytester.makepyfile(weather=WEATHER_WITH_EXAMPLES)
     project.configure("weather.py:mcp")
     return project
 
@@ -138,7 +138,7 @@ def test_an_expected_violation_passes_and_others_still_fail(weather: Project) ->
 
 
 def test_a_fixed_bug_makes_the_marker_stale(weather: Project) -> None:
-    weather.pytester.makepyfile(weather=SERVER.replace('"city": "Paris"', '"city": "Oslo"'))
+    weather.pytester.makepyfile(weather=WEATHER_WITH_EXAMPLES.replace('"city": "Paris"', '"city": "Oslo"'))
     weather.tests(
         """
         import pytest

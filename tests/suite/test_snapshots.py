@@ -12,39 +12,12 @@ from pathlib import Path
 
 import pytest
 from conftest import SERVERS, Project
-
-V1 = """
-from pydantic import BaseModel, Field
-from mcp.server import MCPServer
-
-mcp = MCPServer("weather")
-
-class Weather(BaseModel):
-    city: str
-    temperature: float
-    humidity: int = Field(description="Relative humidity, %")
-
-@mcp.tool()
-def get_weather(city: str) -> Weather:
-    return Weather(city=city, temperature=11.5, humidity=80)
-
-@mcp.tool()
-def ping() -> str:
-    return "pong"
-"""
-
-# humidity removed, temperature widened, an optional field added
-V2 = V1.replace(
-    """    temperature: float
-    humidity: int = Field(description="Relative humidity, %")""",
-    """    temperature: float | str
-    wind: float | None = Field(default=None, description="km/h")""",
-).replace("humidity=80", "wind=None")
+from contract_servers.sources import WEATHER_V1, WEATHER_V2
 
 
 @pytest.fixture
 def weather(project: Project) -> Project:
-    project.pytester.makepyfile(weather=V1)
+    project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp", suite=True)
     return project
 
@@ -97,7 +70,7 @@ def test_update_writes_one_sorted_json_file_per_tool(weather: Project) -> None:
 def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: Project) -> None:
     weather.run("--snapshot-update").assert_outcomes(passed=4)
     before = (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
-    weather.pytester.makepyfile(weather=V2)
+    weather.pytester.makepyfile(weather=WEATHER_V2)
     result = weather.run()
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
@@ -131,7 +104,7 @@ def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: P
 def test_update_new_only_records_missing_snapshots_and_keeps_changed_ones(weather: Project) -> None:
     weather.run("--snapshot-update", "-k", "schema[get_weather]").assert_outcomes(passed=1, deselected=3)
     before = (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
-    weather.pytester.makepyfile(weather=V2)
+    weather.pytester.makepyfile(weather=WEATHER_V2)
     result = weather.run("--snapshot-update-new-only")
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["schema snapshots: 1 changed, 1 created (2 breaking changes)"])
@@ -141,7 +114,7 @@ def test_update_new_only_records_missing_snapshots_and_keeps_changed_ones(weathe
 
 def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project) -> None:
     weather.run("--snapshot-update").assert_outcomes(passed=4)
-    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    weather.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
     result = weather.run("--snapshot-details")
     result.assert_outcomes(passed=2)
     assert result.ret == 1  # syrupy fails a run that leaves snapshots unused
@@ -169,9 +142,9 @@ def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project)
 
 def test_a_later_run_in_the_same_process_does_not_reuse_the_listing(weather: Project) -> None:
     weather.run("--snapshot-update").assert_outcomes(passed=4)
-    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    weather.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
     assert "removed tools — BREAKING: ping" in weather.run().stdout.str()
-    weather.pytester.makepyfile(weather=V1)  # ping is back; this run lists nothing (suite off)
+    weather.pytester.makepyfile(weather=WEATHER_V1)  # ping is back; this run lists nothing (suite off)
     result = weather.run("-o", "mcp_contract_suite=false")
     assert "removed tools" not in result.stdout.str()
 
@@ -205,7 +178,9 @@ def test_a_broken_snapshot_file_is_named_and_never_overwritten(weather: Project)
 
 def test_the_suggested_command_records_just_that_tool(weather: Project) -> None:
     # "ping" is a prefix of "ping_twice": the suggested -k must not pick both.
-    weather.pytester.makepyfile(weather=V1 + "\n@mcp.tool()\ndef ping_twice() -> str:\n    return 'pong pong'\n")
+    weather.pytester.makepyfile(
+        weather=WEATHER_V1 + "\n@mcp.tool()\ndef ping_twice() -> str:\n    return 'pong pong'\n"
+    )
     result = weather.run("-k", "schema")
     result.stdout.fnmatch_lines(["Record it with: pytest --snapshot-update -k 'schema[[]ping[]]'"])
     weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=5)
@@ -257,7 +232,7 @@ def test_a_newly_snapshotted_field_is_not_a_breaking_change(weather: Project) ->
 
 def test_a_tool_hint_turning_unsafe_is_breaking(weather: Project) -> None:
     weather.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_fields="annotations")
-    safe = V1.replace(
+    safe = WEATHER_V1.replace(
         "@mcp.tool()\ndef ping", "@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True, title='Ping'))\ndef ping"
     )
     weather.pytester.makepyfile(weather="from mcp.types import ToolAnnotations\n" + safe)
@@ -383,13 +358,13 @@ def test_the_whole_story_under_xdist(weather: Project) -> None:
     result = weather.run(*xdist, "--snapshot-update")
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["2 snapshots generated."])
-    weather.pytester.makepyfile(weather=V2)
+    weather.pytester.makepyfile(weather=WEATHER_V2)
     result = weather.run(*xdist)
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["  get_weather output /properties/humidity: removed (was required) — BREAKING"])
     weather.run(*xdist, "--snapshot-update").assert_outcomes(passed=4)
     weather.run(*xdist).assert_outcomes(passed=4)
-    weather.pytester.makepyfile(weather=V2.replace("@mcp.tool()\ndef ping", "def ping"))
+    weather.pytester.makepyfile(weather=WEATHER_V2.replace("@mcp.tool()\ndef ping", "def ping"))
     result = weather.run(*xdist)
     assert result.ret == 1
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 snapshot unused."])
@@ -441,7 +416,7 @@ def test_other_files_in_the_folder_are_never_touched(weather: Project) -> None:
     before = {path.name: path.read_text() for path in _snapshots(weather).iterdir()}
     result = weather.run()
     assert result.ret == 0  # neither README.md nor JSON that is not a tool snapshot is an unused snapshot
-    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    weather.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
     result = weather.run("--snapshot-update")
     result.stdout.fnmatch_lines(["Deleted ping (*ping.json)"])
     del before["ping.json"]
@@ -522,7 +497,7 @@ def test_another_server_gets_its_own_folder(weather: Project) -> None:
 
 def test_stopping_early_keeps_the_snapshots_of_tools_that_did_not_run(project: Project) -> None:
     server = (
-        V1
+        WEATHER_V1
         + "\nimport datetime\n\n@mcp.tool()\ndef a_when() -> datetime.datetime:\n    return datetime.datetime.now()\n"
     )
     project.pytester.makepyfile(weather=server)
@@ -607,7 +582,9 @@ def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwrit
     target = _snapshots(weather) / "ping.json"
     before = target.read_bytes()
     _make_unwritable(target, unwritable)
-    weather.pytester.makepyfile(weather=V1.replace("def ping() -> str", "def ping() -> int").replace('"pong"', "1"))
+    weather.pytester.makepyfile(
+        weather=WEATHER_V1.replace("def ping() -> str", "def ping() -> int").replace('"pong"', "1")
+    )
     result = weather.run("--snapshot-update")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.assert_outcomes(passed=3, failed=1)
@@ -627,7 +604,7 @@ def test_a_deletion_that_fails_fails_the_run(weather: Project, unwritable: list[
     weather.run("--snapshot-update").assert_outcomes(passed=4)
     target = _snapshots(weather) / "ping.json"
     _make_unwritable(target, unwritable)
-    weather.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    weather.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
     result = weather.run("--snapshot-update", "-q")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from conftest import Project
-from test_snapshots import V1, V2
+from contract_servers.sources import WEATHER_V1, WEATHER_V2
 
 TESTS = """
 def test_weather(mcp_contract):
@@ -23,11 +23,11 @@ def test_ping_twice(mcp_contract):
 @pytest.fixture
 def changed(project: Project) -> Project:
     """A project whose get_weather schema changed since its snapshot was taken."""
-    project.pytester.makepyfile(weather=V1)
+    project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp", suite=True)
     project.tests(TESTS)
     project.run("--snapshot-update").assert_outcomes(passed=7)
-    project.pytester.makepyfile(weather=V2)
+    project.pytester.makepyfile(weather=WEATHER_V2)
     return project
 
 
@@ -81,7 +81,7 @@ def test_summary_and_report_tell_the_story(changed: Project, workers: list[str])
 def test_the_summary_is_quiet_under_q_unless_something_failed(changed: Project) -> None:
     changed.run("--snapshot-update")  # accept the change: everything passes
     assert "mcp contract" not in changed.run("-q").stdout.str()
-    changed.pytester.makepyfile(weather=V1)  # and back: the schema item fails
+    changed.pytester.makepyfile(weather=WEATHER_V1)  # and back: the schema item fails
     result = changed.run("-q")
     result.assert_outcomes(passed=6, failed=1)
     result.stdout.fnmatch_lines(["*- mcp contract -*"])
@@ -97,7 +97,7 @@ def test_accepting_the_change_is_reported_as_updated(changed: Project) -> None:
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
 def test_a_removed_tool_is_reported_as_breaking(changed: Project, workers: list[str]) -> None:
-    changed.pytester.makepyfile(weather=V1.replace("@mcp.tool()\ndef ping", "def ping"))
+    changed.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
     changed.tests("def test_nothing():\n    pass\n")
     report = changed.pytester.path / "report.md"
     result = changed.run(*workers, "--mcp-contract-report", str(report))
@@ -181,7 +181,7 @@ def test_a_green_run_that_asserts_known_defects_reads_as_green(project: Project)
 def test_calls_to_other_servers_get_their_own_table(project: Project) -> None:
     from conftest import target
 
-    project.pytester.makepyfile(weather=V1)
+    project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp", suite=True)
     project.run("--snapshot-update").assert_outcomes(passed=4)
     wire = target("wire")
@@ -220,7 +220,7 @@ def test_junit_xml_carries_the_records(changed: Project) -> None:
 
 
 def test_many_calls_in_one_test_are_one_record_per_tool(project: Project) -> None:
-    project.pytester.makepyfile(weather=V1)
+    project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp")
     project.tests(
         """
@@ -256,7 +256,7 @@ def test_no_summary_without_contract_activity(project: Project) -> None:
 
 
 def test_without_the_suite_the_report_claims_no_tool_count(project: Project) -> None:
-    project.pytester.makepyfile(weather=V1)
+    project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp")  # the generated suite is off: nothing lists every tool
     project.tests("def test_ping(mcp_contract):\n    mcp_contract.call_tool('ping')\n")
     report = project.pytester.path / "report.md"
