@@ -129,9 +129,9 @@ def _marked_server(config: pytest.Config, item: pytest.Item, marker: pytest.Mark
 @pytest.hookimpl(wrapper=True)  # around every other implementation: syrupy and the report set the status
 def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]:
     yield
-    sync = sys.modules.get("pytest_mcp_contract._client.sync_client")  # only if a sync session was ever opened
-    if sync is not None:
-        sync.note_exit_status(int(session.exitstatus))
+    loop = sys.modules.get("pytest_mcp_contract._client.loop")  # only if a sync session was ever opened
+    if loop is not None:
+        loop.note_exit_status(int(session.exitstatus))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

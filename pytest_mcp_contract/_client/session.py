@@ -1,7 +1,7 @@
-"""One client session under contract: connecting, listing tools, the raw call, and judging a result.
+"""One client session under contract: connecting, listing tools, the raw call, and settling a result.
 
-The async steps are plain coroutines; the sync and async fixtures (``sync_client``, ``async_client``)
-decide which event loop runs them and how a call is timed out.
+The async steps are plain coroutines; the sync and async fixtures (``sync_client``, on the loop of
+``loop``, and ``async_client``) decide which event loop runs them and how a call is timed out.
 """
 
 from __future__ import annotations
