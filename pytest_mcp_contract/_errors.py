@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import TypeVar
 
 import pytest
 
 from pytest_mcp_contract import _messages as messages
 
+_Public = TypeVar("_Public")
 
+
+def public(exported: _Public) -> _Public:
+    """Mark a class or function exported by ``pytest_mcp_contract``: tracebacks, reprs and ``help()``
+    name it where users import it from, not the private module that defines it."""
+    exported.__module__ = "pytest_mcp_contract"
+    return exported
+
+
+@public
 class McpContractWarning(pytest.PytestWarning):
     """Something the plugin could not check, or a configuration it had to guess about.
 
@@ -17,6 +28,7 @@ class McpContractWarning(pytest.PytestWarning):
     """
 
 
+@public
 class McpContractError(Exception):
     """The base of every error the plugin raises itself: ``except McpContractError`` catches them all.
 
@@ -25,6 +37,7 @@ class McpContractError(Exception):
     """
 
 
+@public
 class UnknownToolError(McpContractError, LookupError):
     """A test named a tool the server does not list."""
 
@@ -35,6 +48,7 @@ class UnknownToolError(McpContractError, LookupError):
         self.name = name
 
 
+@public
 class ToolTimeoutError(McpContractError, TimeoutError):
     """A tool call did not answer within its timeout; the session stays usable."""
 
@@ -42,7 +56,3 @@ class ToolTimeoutError(McpContractError, TimeoutError):
         super().__init__(messages.tool_timed_out(name, timeout, meanwhile))
         self.name = name
         self.timeout = timeout
-
-
-for _cls in (McpContractWarning, McpContractError, UnknownToolError, ToolTimeoutError):
-    _cls.__module__ = "pytest_mcp_contract"

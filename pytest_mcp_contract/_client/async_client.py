@@ -12,6 +12,7 @@ from mcp.shared.exceptions import MCPError
 
 from pytest_mcp_contract._client.face import ClientFace
 from pytest_mcp_contract._client.session import ContractSession
+from pytest_mcp_contract._errors import public
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+@public
 class AsyncMcpContract(ClientFace):
     """The ``mcp_contract_async`` fixture: :class:`~pytest_mcp_contract.McpContract` with awaitable calls."""
 

@@ -20,7 +20,7 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
-from pytest_mcp_contract._errors import McpContractError, ToolTimeoutError, UnknownToolError
+from pytest_mcp_contract._errors import McpContractError, ToolTimeoutError, UnknownToolError, public
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
     marked_call,
@@ -44,11 +44,9 @@ MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
 
 
+@public
 class SessionError(McpContractError, RuntimeError):
     """The session could not be opened, or the server broke the protocol outside a tool call."""
-
-
-SessionError.__module__ = "pytest_mcp_contract"
 
 
 class ContractSession:

@@ -11,6 +11,7 @@ from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._client.face import ClientFace
 from pytest_mcp_contract._client.loop import LoopHost
 from pytest_mcp_contract._client.session import ContractSession
+from pytest_mcp_contract._errors import public
 from pytest_mcp_contract._servers.kinds import server_label
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+@public
 class McpContract(ClientFace):
     """The ``mcp_contract`` fixture: a checked MCP client for plain (sync) tests.
 

@@ -10,7 +10,7 @@ from pydantic_core import to_json
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.violations import Violation, noted_checks
-from pytest_mcp_contract._errors import McpContractWarning
+from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
 from pytest_mcp_contract._servers.inprocess import registration, take_cause
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
 
 
+@public
 def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
     """The tool-level checks, from the listing: ``output-schema-invalid`` and ``silent-opt-out``.
 
@@ -52,6 +53,7 @@ def _adapts_schema_to_version(tool: Tool) -> bool:
     return isinstance(tool.meta, dict) and isinstance(tool.meta.get("fastmcp"), dict)
 
 
+@public
 def check_result(
     tool: Tool,
     result: CallToolResult,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._errors import McpContractError
+from pytest_mcp_contract._errors import McpContractError, public
 
 CheckId = Literal[
     "output-schema-invalid",
@@ -80,6 +80,7 @@ def noted_checks(require_json_text: bool) -> frozenset[str]:
     return frozenset() if require_json_text else NOTED
 
 
+@public
 @dataclass(frozen=True)
 class Violation:
     """One broken promise of one tool.
@@ -98,6 +99,7 @@ class Violation:
         return messages.violation_line(self)
 
 
+@public
 class ContractViolationError(McpContractError, AssertionError):
     """A tool call broke its contract; ``.violations`` holds every :class:`Violation` found.
 
@@ -118,8 +120,3 @@ class ContractViolationError(McpContractError, AssertionError):
         super().__init__(
             messages.broken_contract(self.violations, CHECKS, tool=tool, arguments=arguments, called=called)
         )
-
-
-# Shown in tracebacks as ``pytest_mcp_contract.ContractViolationError``, where users import it from.
-ContractViolationError.__module__ = "pytest_mcp_contract"
-Violation.__module__ = "pytest_mcp_contract"

@@ -36,6 +36,12 @@ def test_public_names() -> None:
         assert getattr(pytest_mcp_contract, name) is not None
 
 
+def test_every_exported_class_and_function_is_named_where_users_import_it() -> None:
+    names = set(pytest_mcp_contract.__all__) - {"CHECKS", "CheckId", "__version__"}  # values, not definitions
+    where = {name: getattr(pytest_mcp_contract, name).__module__ for name in names}
+    assert where == dict.fromkeys(names, "pytest_mcp_contract")
+
+
 @pytest.mark.parametrize(
     ("name", "builtin"),
     [
