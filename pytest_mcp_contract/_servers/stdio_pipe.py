@@ -1,4 +1,4 @@
-"""A server command's stdin and stdout as the session's message streams: the stdio transport.
+"""A server command started, and its stdin and stdout as the session's message streams: the stdio transport.
 
 Ours, not the SDK's ``stdio_client``, because a contract checker must read what a client cannot.
 The SDK's reader ends the whole connection at the first byte that is not UTF-8, holds a line of any

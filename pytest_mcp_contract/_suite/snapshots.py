@@ -95,10 +95,13 @@ def serialize(data: Any) -> str:
 
 
 class ToolSnapshotExtension(SingleFileSnapshotExtension):
-    """One ``<tool>.json`` file per tool, in the snapshot folder the item's path points into."""
+    """One ``<tool>.json`` file per tool: the schema item's path, chosen by ``_run.paths.snapshot_path``.
+
+    It chooses no path of its own; ``dirname`` and ``get_snapshot_name`` hand the item's to syrupy.
+    """
 
     _write_mode = WriteMode.TEXT
-    file_extension = "json"
+    file_extension = SUFFIX.lstrip(".")
 
     def serialize(
         self,
