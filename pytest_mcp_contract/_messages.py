@@ -31,11 +31,13 @@ class Finding(Protocol):
     def message(self) -> str: ...
     @property
     def path(self) -> str | None: ...
+    @property
+    def versions(self) -> tuple[str, ...]: ...
 
 
 def violation_line(violation: Finding) -> str:
     """One violation on one line: ``[check] tool at place: message``."""
-    return f"[{violation.check}] {violation.tool}{_at(violation.path)}: {violation.message}"
+    return f"[{violation.check}{_for(violation.versions)}] {violation.tool}{_at(violation.path)}: {violation.message}"
 
 
 def broken_contract(
@@ -55,11 +57,16 @@ def broken_contract(
     else:
         lines = [f"tool {tool!r} breaks its contract as listed ({count} {noun}):"]
     for violation in found:
-        lines.append(f"[{violation.check}]{_at(violation.path)}")
+        lines.append(f"[{violation.check}{_for(violation.versions)}]{_at(violation.path)}")
         lines.extend(f"  {line}" for line in violation.message.splitlines())
     lines.append("Next step:")
     lines += [f"- {check}: {next_steps[check]}" for check in dict.fromkeys(violation.check for violation in found)]
     return "\n".join(lines)
+
+
+def _for(versions: tuple[str, ...]) -> str:
+    """`` @ 2025-11-25`` after a check id: the versions a violation holds for, when not every one."""
+    return f" @ {', '.join(versions)}" if versions else ""
 
 
 def _at(path: str | None) -> str:
@@ -132,6 +139,13 @@ def unreadable_answer(server: str, tool: str, why: str) -> str:
     )
 
 
+def off_model(server: str, tool: str, version: str, why: str) -> str:
+    return (
+        f"{server} answered tools/call {tool!r} with a result that MCP {version} does not allow ({why}): a client "
+        f"on {version} rejects it. Send what that version's wire model allows (up to 2025-11-25, an object)."
+    )
+
+
 def stdout_noise(server: str, when: str, line: str | None, why: str) -> str:
     """Output that is no MCP message: a stdout ``line`` (with ``why``, for one that looks like JSON),
     or, without a line, what the transport said of it."""
@@ -162,6 +176,14 @@ def opening_timed_out(server: str, seconds: float, stderr: str) -> str:
 def listing_failed(server: str, explained: str) -> str:
     return (
         f"tools/list failed on {server}: {explained}. Fix the server's tool listing; no tool can be checked without it."
+    )
+
+
+def listing_off_model(server: str, version: str, why: str) -> str:
+    return (
+        f"tools/list on {server} answered with a listing that MCP {version} does not allow ({why}): a client on "
+        f"{version} rejects the whole listing, so no tool can be checked under it. Make the listing fit that "
+        "version's wire model (up to 2025-11-25 every output_schema has an object at the root)."
     )
 
 

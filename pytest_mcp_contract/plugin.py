@@ -20,11 +20,12 @@ from pytest_mcp_contract._plugin.keys import (
     LISTING,
     MARKED_SERVER,
     MARKED_SERVERS,
+    MARKED_VERSION,
     POOL,
     RESTORE_SIGNALS,
     SETTINGS,
 )
-from pytest_mcp_contract._plugin.options import add_markers, add_options
+from pytest_mcp_contract._plugin.options import add_markers, add_options, marked_version
 from pytest_mcp_contract._plugin.report import ReportPlugin
 from pytest_mcp_contract._plugin.stderr import StderrPlugin, add_test_connection
 from pytest_mcp_contract._run.pool import SessionPool
@@ -94,6 +95,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         marker = item.get_closest_marker("mcp_contract_server")
         if marker is not None:
             item.stash[MARKED_SERVER] = _marked_server(config, item, marker)
+        marker = item.get_closest_marker("mcp_contract_protocol_version")
+        if marker is not None:
+            item.stash[MARKED_VERSION] = marked_version(item.nodeid, marker)
     listing = config.stash.get(LISTING, None)
     if listing is None:
         return
@@ -198,7 +202,8 @@ def _pooled(request: pytest.FixtureRequest, server: object) -> McpContract:
     from pytest_mcp_contract._client.session import SessionError
 
     try:
-        contract: McpContract = request.config.stash[POOL].get(request, server)
+        version = request.node.stash.get(MARKED_VERSION, None)
+        contract: McpContract = request.config.stash[POOL].get(request, server, version)
         return contract
     except SessionError as error:  # opening wraps every failure, timeouts too
         problem = str(error)
@@ -216,7 +221,8 @@ async def mcp_contract_async(
     from pytest_mcp_contract._client.session import SessionError
 
     _check_server(mcp_contract_server)
-    opening = request.config.stash[POOL].open_async(mcp_contract_server, f"test {request.node.nodeid}")
+    version = request.node.stash.get(MARKED_VERSION, None)
+    opening = request.config.stash[POOL].open_async(mcp_contract_server, f"test {request.node.nodeid}", version)
     stack = AsyncExitStack()
     problem = None
     try:

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import anyio.abc
 from mcp.shared.exceptions import MCPError
+from typing_extensions import Unpack
 
 from pytest_mcp_contract._client.face import ClientFace
-from pytest_mcp_contract._client.session import ContractSession
+from pytest_mcp_contract._client.session import ContractSession, SessionOptions
 from pytest_mcp_contract._errors import public
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
     from mcp.types import CallToolResult
 
-    from pytest_mcp_contract._contract.answer import Answer, Triage
+    from pytest_mcp_contract._contract.answer import Answer
 
 T = TypeVar("T")
 
@@ -135,18 +136,10 @@ class _Host:
 
 @asynccontextmanager
 async def open_async_contract(
-    server: object,
-    *,
-    timeout: float,
-    check_formats: bool,
-    require_json_text: bool = False,
-    triage: Triage | None = None,
-    startup_timeout: float,
+    server: object, *, startup_timeout: float, **options: Unpack[SessionOptions]
 ) -> AsyncIterator[AsyncMcpContract]:
     """Open a session on the running loop; used by the ``mcp_contract_async`` fixture."""
-    session = ContractSession(
-        server, timeout=timeout, check_formats=check_formats, triage=triage, require_json_text=require_json_text
-    )
+    session = ContractSession(server, **options)
     host = _Host(session)
     async with anyio.create_task_group() as outer:
         outer.start_soon(host.run)

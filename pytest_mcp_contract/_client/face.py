@@ -40,6 +40,11 @@ class ClientFace:
         return dict(self._session.tools)
 
     @property
+    def protocol_version(self) -> str | None:
+        """The MCP protocol version the server answered with: the one this session's calls are checked under."""
+        return self._session.negotiated
+
+    @property
     def session(self) -> ContractSession:
         """The session under contract: its checks, one by one, for the plugin's own parts (suite, fuzzer)."""
         return self._session

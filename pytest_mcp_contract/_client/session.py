@@ -8,18 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
 
 import anyio
 import mcp.types
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
-from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
+from pytest_mcp_contract._contract.versions import MODERN, OffModel, client_mode, off_model
+from pytest_mcp_contract._contract.violations import CheckId, ContractViolationError, Violation, noted_checks
 from pytest_mcp_contract._errors import McpContractError, ToolTimeoutError, UnknownToolError, public
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
@@ -49,6 +51,16 @@ class SessionError(McpContractError, RuntimeError):
     """The session could not be opened, or the server broke the protocol outside a tool call."""
 
 
+class SessionOptions(TypedDict, total=False):
+    """How a :class:`ContractSession` checks, beside its server (the keywords of its constructor)."""
+
+    timeout: float
+    check_formats: bool
+    triage: Triage | None
+    require_json_text: bool
+    version: str
+
+
 class ContractSession:
     """The loop-independent core shared by ``mcp_contract`` and ``mcp_contract_async``."""
 
@@ -60,8 +72,11 @@ class ContractSession:
         check_formats: bool,
         triage: Triage | None = None,
         require_json_text: bool = False,
+        version: str = MODERN,
     ) -> None:
         self.server = server
+        self.version = version
+        """The protocol version the client offers; the server may answer an older one (:attr:`negotiated`)."""
         self.timeout = timeout
         self.check_formats = check_formats
         self.triage = triage
@@ -92,11 +107,21 @@ class ContractSession:
             record_causes()
         if isinstance(self.server, EXTERNAL):
             self.connection = self.server.connect(stack)
-            client = Client(self.connection.transport(), cache=None, message_handler=self._on_message)
+            client = Client(
+                self.connection.transport(),
+                cache=None,
+                message_handler=self._on_message,
+                mode=client_mode(self.version),
+            )
         else:
             # cache=None: a contract check must see the server's listing, never a cached one.
             # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
-            client = Client(connectable(self.server), cache=None, raise_exceptions=True)  # type: ignore[arg-type]
+            client = Client(
+                connectable(self.server),  # type: ignore[arg-type]
+                cache=None,
+                raise_exceptions=True,
+                mode=client_mode(self.version),
+            )
         connection = AsyncExitStack()
         try:
             self._client = await connection.enter_async_context(client)
@@ -172,6 +197,11 @@ class ContractSession:
                 cursor = page.next_cursor
                 if cursor is None:
                     return tools
+        except ValidationError as error:  # the negotiated version's wire model rejects the listing
+            refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
+            raise SessionError(
+                messages.listing_off_model(server_label(self.server), refusal.version, refusal.why)
+            ) from None
         except Exception as error:
             if self._closed_under_us(error):
                 await self._went_away("tools/list", error, "it crashed or exited.")
@@ -193,6 +223,9 @@ class ContractSession:
             with marked_call() as key:
                 try:
                     result = await self.client.session.send_request(request, mcp.types.CallToolResult)
+                except ValidationError as error:  # the negotiated version's wire model rejects the answer
+                    refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
+                    raise MCPError(mcp.types.INTERNAL_ERROR, refusal.why, refusal) from None
                 except MCPError as error:
                     if self._closed_under_us(error):
                         await self._went_away(
@@ -258,6 +291,11 @@ class ContractSession:
     def tools(self) -> dict[str, Tool]:
         return self._tools
 
+    @property
+    def negotiated(self) -> str | None:
+        """The protocol version the server answered with (``None`` before the session opened)."""
+        return self._client.protocol_version if self._client is not None else None
+
     def tool(self, name: str) -> Tool:
         __tracebackhide__ = True
         try:
@@ -269,7 +307,7 @@ class ContractSession:
         """The tool-level checks, run once per listed tool."""
         hit = self._tool_violations.get(tool.name)
         if hit is None or hit[0] is not tool:
-            hit = (tool, check_tool(tool, server=self.server))
+            hit = (tool, check_tool(tool, server=self.server, version=self.negotiated))
             self._tool_violations[tool.name] = hit
         return hit[1]
 
@@ -305,6 +343,7 @@ class ContractSession:
             expect_error=expect_error,
             cause=cause,
             check_formats=self.check_formats,
+            version=self.negotiated,
         )
 
     def settle(
@@ -345,8 +384,17 @@ class ContractSession:
         raise ContractViolationError(violations, tool=name, arguments=arguments) from None
 
     def unreadable(self, name: str, error: MCPError) -> Violation | None:
-        """The ``answer-unreadable`` violation, when ``error`` stands for an answer the transport could not read."""
-        if not isinstance(error.error.data, Unreadable):
+        """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``
+        for a line the transport could not read, or one the negotiated version's wire model rejects
+        (``structured-invalid`` when it is the structured content)."""
+        refusal = error.error.data
+        if isinstance(refusal, OffModel):
+            check: CheckId = (
+                "structured-invalid" if refusal.field.startswith("structuredContent") else "answer-unreadable"
+            )
+            message = messages.off_model(server_label(self.server), name, refusal.version, refusal.why)
+            return Violation(check, name, message, versions=(refusal.version,))
+        if not isinstance(refusal, Unreadable):
             return None
         message = messages.unreadable_answer(server_label(self.server), name, error.error.data.why)
         return Violation("answer-unreadable", name, message)

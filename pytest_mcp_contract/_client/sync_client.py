@@ -11,6 +11,7 @@ from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._client.face import ClientFace
 from pytest_mcp_contract._client.loop import LoopHost
 from pytest_mcp_contract._client.session import ContractSession
+from pytest_mcp_contract._contract.versions import MODERN
 from pytest_mcp_contract._errors import public
 from pytest_mcp_contract._servers.kinds import server_label
 
@@ -41,9 +42,15 @@ class McpContract(ClientFace):
         require_json_text: bool = False,
         triage: Triage | None = None,
         startup_timeout: float | None = None,
+        version: str = MODERN,
     ) -> None:
         self._session = ContractSession(
-            server, timeout=timeout, check_formats=check_formats, triage=triage, require_json_text=require_json_text
+            server,
+            timeout=timeout,
+            check_formats=check_formats,
+            triage=triage,
+            require_json_text=require_json_text,
+            version=version,
         )
         opening = timeout if startup_timeout is None else startup_timeout
         self._host = LoopHost(

@@ -9,6 +9,7 @@ from pydantic_core import to_json
 
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
+from pytest_mcp_contract._contract.versions import has_object_rules
 from pytest_mcp_contract._contract.violations import Violation, noted_checks
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
@@ -20,19 +21,25 @@ if TYPE_CHECKING:
 
 
 @public
-def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
+def check_tool(tool: Tool, *, server: object | None = None, version: str | None = None) -> list[Violation]:
     """The tool-level checks, from the listing: ``output-schema-invalid`` and ``silent-opt-out``.
 
     Pass the in-process server object as ``server`` to also read how the tool was registered,
-    which is what tells a silently lost schema from a deliberate opt-out.
+    which is what tells a silently lost schema from a deliberate opt-out. ``version`` is the
+    protocol version the tool was listed under: the object root a 2025-11-25 client needs is
+    asked of the handshake era only (and of every tool when it is not given).
     """
     name = tool.name
     schema = tool.output_schema
     if schema is not None:
         problems = compile_schema(schema).problems
-        if _adapts_schema_to_version(tool):
+        if not has_object_rules(version) or _adapts_schema_to_version(tool):
             problems = tuple(problem for problem in problems if not problem.wire)
-        return [Violation("output-schema-invalid", name, p.message, p.path) for p in problems]
+        held = (version,) if version is not None else ()
+        return [
+            Violation("output-schema-invalid", name, p.message, p.path, versions=held if p.wire else ())
+            for p in problems
+        ]
     facts = registration(server, name) if server is not None else None
     if facts is not None and facts.opt_out == "silent":
         return [
@@ -49,7 +56,7 @@ def check_tool(tool: Tool, *, server: object | None = None) -> list[Violation]:
 
 def _adapts_schema_to_version(tool: Tool) -> bool:
     """FastMCP (its tools carry ``_meta.fastmcp``) gives clients on 2025-11-25 an object root and
-    newer ones the schema as written, so the 2025-11-25 root rule seen on a newer session is no defect."""
+    newer ones the schema as written: a version not told (the public API) is no reason to flag it."""
     return isinstance(tool.meta, dict) and isinstance(tool.meta.get("fastmcp"), dict)
 
 
@@ -62,13 +69,15 @@ def check_result(
     server: object | None = None,
     check_formats: bool = False,
     require_json_text: bool = False,
+    version: str | None = None,
 ) -> list[Violation]:
     """The result checks for one ``tools/call`` result of ``tool``.
 
     ``expect_error`` says the call was meant to fail; ``server`` (the in-process server object)
     adds the server-side cause of the tool's last crash; ``check_formats`` asserts ``format``
     keywords instead of treating them as annotations; ``require_json_text`` makes an object told
-    in prose only (``content-prose``) a violation.
+    in prose only (``content-prose``) a violation; ``version``, the protocol version of the call,
+    adds the rules of its era (up to 2025-11-25, ``structured_content`` is an object).
     """
     found = result_violations(
         tool,
@@ -76,6 +85,7 @@ def check_result(
         expect_error=expect_error,
         cause=take_cause(server, tool.name) if server is not None and result.is_error else None,
         check_formats=check_formats,
+        version=version,
     )
     noted = noted_checks(require_json_text)
     return [violation for violation in found if violation.check not in noted]
@@ -88,6 +98,7 @@ def result_violations(
     expect_error: bool,
     cause: str | None,
     check_formats: bool,
+    version: str | None = None,
 ) -> list[Violation]:
     """:func:`check_result` with the cause already looked up (sessions know it), noted checks kept."""
     name = tool.name
@@ -119,6 +130,9 @@ def result_violations(
                 violations.append(_too_slow(name, schema, slow))
                 errors = []
             violations += [Violation("structured-invalid", name, error.message, error.path) for error in errors]
+        said = any(violation.check == "structured-invalid" and violation.path == "" for violation in violations)
+        if structured is not None and version is not None and has_object_rules(version) and not said:
+            violations += _not_an_object(name, structured, version)
         if structured is not None:
             violations += _not_json(name, structured)
             violations += _content_mismatch(name, result, schema)
@@ -131,6 +145,21 @@ def result_violations(
             stacklevel=2,
         )
     return violations
+
+
+def _not_an_object(name: str, structured: Any, version: str) -> list[Violation]:
+    if isinstance(structured, dict):
+        return []
+    return [
+        Violation(
+            "structured-invalid",
+            name,
+            f"structured_content is {render(structured)}, not an object: MCP {version} requires an object there "
+            "(from 2026-07-28 any JSON value may be sent), so a client on that version cannot read this result",
+            "",
+            versions=(version,),
+        )
+    ]
 
 
 def _too_slow(name: str, schema: dict[str, Any], slow: PatternTooSlow) -> Violation:

@@ -94,6 +94,9 @@ class Violation:
     tool: str
     message: str
     path: str | None = None
+    versions: tuple[str, ...] = ()
+    """The protocol versions it holds for, when not for every one (a rule of one era, or a server
+    that answers differently by version)."""
 
     def __str__(self) -> str:
         return messages.violation_line(self)

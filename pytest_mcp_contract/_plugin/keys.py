@@ -39,6 +39,8 @@ SERVER_RECORDS: Final[pytest.StashKey[Path]] = pytest.StashKey()
 # --- per test (item.stash) -----------------------------------------------------------------------
 MARKED_SERVER: Final[pytest.StashKey[object]] = pytest.StashKey()
 """The server the test's ``mcp_contract_server`` marker names."""
+MARKED_VERSION: Final[pytest.StashKey[str]] = pytest.StashKey()
+"""The protocol version the test's ``mcp_contract_protocol_version`` marker names."""
 JUDGE: Final[pytest.StashKey[Judge]] = pytest.StashKey()
 """Who judges the test's calls with its markers' expectations (made at its first call)."""
 CALLS: Final[pytest.StashKey[dict[tuple[str, str], CallTally]]] = pytest.StashKey()

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import pytest
 
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._contract.expect import ALLOW_FORM, MARKERS
+from pytest_mcp_contract._contract.versions import OFFERED
 from pytest_mcp_contract._run.settings import DEFAULT_FUZZ_DEADLINE, DEFAULT_SNAPSHOT_DIR, SCOPES
 from pytest_mcp_contract._suite.items import MARKER
-
-if TYPE_CHECKING:
-    import pytest
 
 
 def add_markers(config: pytest.Config) -> None:
@@ -26,6 +24,22 @@ def add_markers(config: pytest.Config) -> None:
         "--mcp-contract-server ('package.module:attr' or 'path/to/file.py:attr' relative to the ini file, "
         "'stdio:COMMAND ARGS...' or 'http://HOST:PORT/PATH').",
     )
+    config.addinivalue_line(
+        "markers",
+        f"mcp_contract_protocol_version(version): this test, class or module calls the server offering this MCP "
+        f"protocol version ({' or '.join(OFFERED)}) instead of the first of ini mcp_contract_protocol_versions.",
+    )
+
+
+def marked_version(nodeid: str, marker: pytest.Mark) -> str:
+    """The version a ``mcp_contract_protocol_version`` marker names; anything else stops the run."""
+    if len(marker.args) != 1 or marker.kwargs or marker.args[0] not in OFFERED:
+        raise pytest.UsageError(
+            f"{nodeid}: @pytest.mark.mcp_contract_protocol_version takes one of {', '.join(map(repr, OFFERED))}, "
+            f"e.g. @pytest.mark.mcp_contract_protocol_version({OFFERED[-1]!r})"
+        )
+    version: str = marker.args[0]
+    return version
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -66,6 +80,14 @@ def add_options(parser: pytest.Parser) -> None:
         "block holding its JSON (the spec recommends one); by default the summary only names such tools.",
         type="bool",
         default=False,
+    )
+    parser.addini(
+        "mcp_contract_protocol_versions",
+        "The MCP protocol versions the client offers, in order (default: 2026-07-28 2025-11-25, one per era). "
+        "The generated suite lists, checks and calls every tool under each; a test's own calls use the first, "
+        "or the version its mcp_contract_protocol_version marker names.",
+        type="linelist",
+        default=[],
     )
     parser.addini(
         "mcp_contract_check_formats",

@@ -31,30 +31,39 @@ class SessionPool:
         self._open: dict[str, McpContract] = {}
         self._spare: list[McpContract] = []
         """Sessions opened before any test (the suite's listing), for the first test that needs one."""
-        self._failed: dict[int, tuple[object, str, str]] = {}
-        """By server: the server, where opening a session to it failed first, and why."""
+        self._failed: dict[tuple[int, str], tuple[object, str, str]] = {}
+        """By server and protocol version: the server, where opening a session to it failed first, and why."""
 
-    def get(self, request: pytest.FixtureRequest, server: object) -> McpContract:
+    @property
+    def first_version(self) -> str:
+        """The version a test's own calls are made under, unless it names another."""
+        return self._settings.protocol_versions[0]
+
+    def get(self, request: pytest.FixtureRequest, server: object, version: str | None = None) -> McpContract:
+        """The scope's session to ``server`` offering ``version`` (by default the first)."""
+        version = version or self.first_version
         node = self._scope_node(request)
-        current = self._open.get(node.nodeid)
+        key = f"{node.nodeid}@{version}"
+        current = self._open.get(key)
         if current is not None and current.server is server:
             return current
         if current is not None:
-            self._close(node.nodeid, current)
-        contract = next((contract for contract in self._spare if contract.server is server), None)
+            self._close(key, current)
+        contract = next((one for one in self._spare if one.server is server and one.session.version == version), None)
         if contract is not None:
             self._spare.remove(contract)
         else:
-            contract = self._open_once(server, f"test {request.node.nodeid}")
-        self._open[node.nodeid] = contract
-        node.addfinalizer(lambda: self._close(node.nodeid, contract))
+            contract = self._open_once(server, f"test {request.node.nodeid}", version)
+        self._open[key] = contract
+        node.addfinalizer(lambda: self._close(key, contract))
         return contract
 
-    def open(self, server: object) -> McpContract:
-        """A new session to ``server`` with the run's settings; the caller closes it, or hands it to :meth:`keep`."""
+    def open(self, server: object, version: str | None = None) -> McpContract:
+        """A new session to ``server`` with the run's settings, offering ``version`` (by default the
+        first); the caller closes it, or hands it to :meth:`keep`."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
-        return McpContract(server, **self.session_options())
+        return McpContract(server, **self.session_options(), version=version or self.first_version)
 
     def session_options(self) -> dict[str, Any]:
         """How every session of this run is opened, sync or async: the run's settings and its triage."""
@@ -68,46 +77,50 @@ class SessionPool:
         }
 
     @asynccontextmanager
-    async def open_async(self, server: object, where: str) -> AsyncIterator[AsyncMcpContract]:
+    async def open_async(
+        self, server: object, where: str, version: str | None = None
+    ) -> AsyncIterator[AsyncMcpContract]:
         """A session of its own on the running event loop (``mcp_contract_async``); raises
         :class:`SessionError` if it cannot open, and remembers that, as :meth:`get` does."""
         from pytest_mcp_contract._client.async_client import open_async_contract
         from pytest_mcp_contract._client.session import SessionError, single
 
-        self.check_not_failed(server)
+        version = version or self.first_version
+        self.check_not_failed(server, version)
         async with AsyncExitStack() as stack:
             try:
-                contract = await stack.enter_async_context(open_async_contract(server, **self.session_options()))
+                opening = open_async_contract(server, **self.session_options(), version=version)
+                contract = await stack.enter_async_context(opening)
             except BaseException as error:
                 problem = single(error)  # anyio's task groups wrap it
                 if not isinstance(problem, SessionError):
                     raise
-                self.failed(server, where, problem)
+                self.failed(server, where, problem, version)
                 raise problem from None
             yield contract
 
-    def _open_once(self, server: object, where: str) -> McpContract:
+    def _open_once(self, server: object, where: str, version: str) -> McpContract:
         """:meth:`open`, unless ``server`` already failed to open this run; a failure is remembered."""
         from pytest_mcp_contract._client.session import SessionError
 
-        self.check_not_failed(server)
+        self.check_not_failed(server, version)
         try:
-            return self.open(server)
+            return self.open(server, version)
         except SessionError as error:
-            self.failed(server, where, error)
+            self.failed(server, where, error, version)
             raise
 
-    def failed(self, server: object, where: str, error: BaseException) -> None:
+    def failed(self, server: object, where: str, error: BaseException, version: str | None = None) -> None:
         """Remember that a session to ``server`` could not be opened (the first failure is the one told)."""
-        self._failed.setdefault(id(server), (server, where, str(error)))
+        self._failed.setdefault((id(server), version or self.first_version), (server, where, str(error)))
 
-    def check_not_failed(self, server: object) -> None:
+    def check_not_failed(self, server: object, version: str | None = None) -> None:
         """Raise at once for a server that already failed to open this run: starting it again for every
         test would cost each its whole startup timeout and print the same paragraph again."""
         from pytest_mcp_contract._client.session import SessionError
         from pytest_mcp_contract._servers.kinds import server_label
 
-        hit = self._failed.get(id(server))
+        hit = self._failed.get((id(server), version or self.first_version))
         if hit is None or hit[0] is not server:
             return
         _server, where, message = hit

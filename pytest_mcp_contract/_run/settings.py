@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 import pytest
 
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
+from pytest_mcp_contract._contract.versions import HANDSHAKE, HANDSHAKE_ERA, OFFERED
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -64,6 +65,8 @@ class Settings:
     fuzz_readonly_only: bool = False
     fuzz_allow: frozenset[str] = frozenset()
     """Tools fuzzed whatever their hints say."""
+    protocol_versions: tuple[str, ...] = OFFERED
+    """The versions the client offers, in order: the suite checks under each, a test's own calls use the first."""
 
     @property
     def noted(self) -> frozenset[str]:
@@ -134,7 +137,26 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         fuzz_allow=frozenset(
             word for line in cast("list[str]", config.getini("mcp_contract_fuzz_allow")) for word in line.split()
         ),
+        protocol_versions=_protocol_versions(cast("list[str]", config.getini("mcp_contract_protocol_versions"))),
     )
+
+
+def _protocol_versions(lines: list[str]) -> tuple[str, ...]:
+    """The ini's versions, checked: each one the client can offer, each once."""
+    versions = tuple(dict.fromkeys(word for line in lines for word in line.split()))
+    for version in versions:
+        if version in OFFERED:
+            continue
+        why = (
+            f"the client offers {HANDSHAKE} for the handshake era; a server that speaks only {version} answers so"
+            if version in HANDSHAKE_ERA
+            else "it is not a protocol version this plugin's client can offer"
+        )
+        raise pytest.UsageError(
+            f"mcp_contract_protocol_versions: {version!r} cannot be offered: {why}. "
+            f"Give one or both of {' '.join(OFFERED)} (the first serves the tests' own calls)."
+        )
+    return versions or OFFERED
 
 
 def _fuzz_count(config: pytest.Config) -> int:

@@ -295,7 +295,9 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     from pytest_mcp_contract._contract.expect import Judge
 
     # Output a stdio server wrote before any call (a banner) is told by the first tool check.
-    found = _client(request).session.noise(tool_name) + check_tool(_listed(request, tool_name), server=settings.server)
+    client = _client(request)
+    tool = _listed(request, tool_name)
+    found = client.session.noise(tool_name) + check_tool(tool, server=settings.server, version=client.protocol_version)
     verdict = Judge([], settings.allow, settings.noted).judge(tool_name, None, found)  # no call: no answer
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]

@@ -1,0 +1,119 @@
+"""Protocol versions: the rules of one era hold for its versions only, and a test picks the version it offers.
+
+Up to 2025-11-25 an output schema has an object root and structured content is an object; from
+2026-07-28 any schema and any JSON value are allowed. A server correct at 2026-07-28 is never
+flagged there, and one that breaks the older era's rule is named with that version.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from conftest import SERVERS, Project, target
+
+HANDSHAKE_ONLY = f"stdio:{sys.executable} {SERVERS / 'handshake_only.py'}"
+
+
+def test_an_array_root_keeps_the_2026_contract_and_breaks_the_2025_listing_in_process(project: Project) -> None:
+    project.configure(target("wire"))
+    project.tests(
+        """
+        import pytest
+
+        def test_modern(mcp_contract):
+            assert mcp_contract.protocol_version == "2026-07-28"
+            assert mcp_contract.call_tool("schema_not_object").structured_content == [1]
+
+        @pytest.mark.mcp_contract_protocol_version("2025-11-25")
+        def test_handshake(mcp_contract):
+            pass
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, errors=1)  # the session cannot open: its fixture errors
+    # The SDK's low-level server itself refuses to send a listing its 2025-11-25 model rejects.
+    result.stdout.fnmatch_lines(["*tools/list failed on *: JSON-RPC error -32603: Handler returned an invalid result*"])
+
+
+def test_a_handshake_era_server_is_held_to_its_own_era_over_stdio(project: Project) -> None:
+    project.configure(HANDSHAKE_ONLY)
+    project.tests(
+        """
+        def test_numbers(mcp_contract):
+            assert mcp_contract.protocol_version == "2025-11-25"  # offered 2026-07-28; the server answers older
+            mcp_contract.call_tool("numbers")
+
+        def test_point(mcp_contract):
+            assert mcp_contract.call_tool("point").structured_content == {"x": 1}
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ContractViolationError: tool 'numbers' called with no arguments broke its "
+            "contract (1 violation):",
+            "E       [[]structured-invalid @ 2025-11-25[]]",
+            "E         the stdio server * answered tools/call 'numbers' with a result that MCP 2025-11-25 does not "
+            "allow (structuredContent: Input should be a valid dictionary): a client on 2025-11-25 rejects it. *",
+        ]
+    )
+
+
+def test_a_listing_a_2025_client_rejects_is_named_with_the_version(project: Project) -> None:
+    project.configure(f"{HANDSHAKE_ONLY} --array-root")
+    project.tests("def test_point(mcp_contract):\n    mcp_contract.call_tool('point')\n")
+    result = project.run()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*tools/list on the stdio server * answered with a listing that MCP 2025-11-25 does not allow "
+            "(tools.2.outputSchema.type: Input should be 'object'): a client on 2025-11-25 rejects the whole "
+            "listing, so no tool can be checked under it.*"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*ValidationError*")
+
+
+def test_a_version_the_client_cannot_offer_stops_the_run(project: Project) -> None:
+    project.configure(target("wire"), mcp_contract_protocol_versions="2025-06-18")
+    project.tests("def test_it():\n    pass\n")
+    result = project.run()
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_protocol_versions: '2025-06-18' cannot be offered: the client offers 2025-11-25 for "
+            "the handshake era; a server that speaks only 2025-06-18 answers so. Give one or both of "
+            "2026-07-28 2025-11-25 (the first serves the tests' own calls)."
+        ]
+    )
+
+
+def test_a_malformed_version_marker_stops_the_run(project: Project) -> None:
+    project.configure(target("wire"))
+    project.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_contract_protocol_version("latest")
+        def test_it(mcp_contract):
+            pass
+        """
+    )
+    result = project.run()
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: test_contract.py::test_it: @pytest.mark.mcp_contract_protocol_version takes one of "
+            "'2026-07-28', '2025-11-25', e.g. @pytest.mark.mcp_contract_protocol_version('2025-11-25')"
+        ]
+    )
+
+
+def test_the_ini_order_decides_the_version_of_a_tests_own_calls(project: Project) -> None:
+    project.configure(target("wire"), mcp_contract_protocol_versions="2025-11-25 2026-07-28")
+    project.tests("def test_it(mcp_contract):\n    mcp_contract.call_tool('bad_type')\n")
+    result = project.run()
+    result.assert_outcomes(errors=1)
+    # The wire server's array-root tool makes its listing unsendable at 2025-11-25: the session says so.
+    result.stdout.fnmatch_lines(["*tools/list failed on *: JSON-RPC error -32603: Handler returned an invalid result*"])
