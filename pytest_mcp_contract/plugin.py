@@ -31,7 +31,7 @@ from pytest_mcp_contract._plugin.stderr import StderrPlugin, add_test_connection
 from pytest_mcp_contract._run.pool import SessionPool
 from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper
-from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, SUITE, covers_project
+from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, SUITE, covers_project
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
@@ -244,6 +244,25 @@ def _mcp_contract_suite_client(request: pytest.FixtureRequest) -> McpContract:
     if server is None:
         pytest.fail(messages.NO_SERVER, pytrace=False)
     return _pooled(request, server)
+
+
+@pytest.fixture(name=CLIENTS_FIXTURE)
+def _mcp_contract_suite_clients(
+    request: pytest.FixtureRequest, _mcp_contract_suite_client: McpContract
+) -> dict[str, McpContract | str]:
+    """The generated suite's clients, one per protocol version offered: the first is the suite's
+    client; one that could not open stands as the reason (its ``listing[version]`` item fails)."""
+    from pytest_mcp_contract._client.session import SessionError
+
+    settings = request.config.stash[SETTINGS]
+    first, *others = settings.protocol_versions
+    clients: dict[str, McpContract | str] = {first: _mcp_contract_suite_client}
+    for version in others:
+        try:
+            clients[version] = request.config.stash[POOL].get(request, settings.server, version)
+        except SessionError as error:
+            clients[version] = str(error)
+    return clients
 
 
 def _check_server(server: object) -> None:

@@ -10,8 +10,12 @@ SDK's ``Client(mode="legacy")`` offers 2025-11-25 (the server may answer an olde
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+if TYPE_CHECKING:
+    from pytest_mcp_contract._contract.violations import Violation
 
 MODERN: Final = "2026-07-28"
 HANDSHAKE: Final = "2025-11-25"
@@ -50,3 +54,21 @@ def off_model(version: str, errors: list[dict[str, Any]]) -> OffModel:
     first = errors[0] if errors else {}
     place = ".".join(str(part) for part in first.get("loc", ()))
     return OffModel(version, place, f"{place}: {first.get('msg', 'does not fit')}" if place else first.get("msg", ""))
+
+
+def merge(found: Mapping[str, Sequence[Violation]]) -> list[Violation]:
+    """One list from the violations found under each version (in order): one found under every
+    version holds for all, and says none; any other names the versions it was found under."""
+    order = list(found)
+    seen: dict[tuple[str, str, str, str | None], tuple[Violation, list[str]]] = {}
+    for version, violations in found.items():
+        for violation in violations:
+            key = (violation.check, violation.tool, violation.message, violation.path)
+            versions = seen.setdefault(key, (violation, []))[1]
+            versions += [held for held in (violation.versions or (version,)) if held not in versions]
+    merged = []
+    for violation, versions in seen.values():
+        everywhere = set(order) <= set(versions) and not violation.versions
+        held = () if everywhere else tuple(sorted(versions, key=lambda v: order.index(v) if v in order else len(order)))
+        merged.append(replace(violation, versions=held))
+    return merged

@@ -20,7 +20,8 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import EXPECTATIONS
-from pytest_mcp_contract._contract.violations import ContractViolationError
+from pytest_mcp_contract._contract.versions import merge
+from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.compare import compare_snapshot
@@ -37,6 +38,8 @@ SUITE: Final = "mcp-contract"
 MARKER: Final = "mcp_contract"
 CLIENT_FIXTURE: Final = "_mcp_contract_suite_client"
 """The suite's own client fixture: always the configured server, whatever conftest overrides."""
+CLIENTS_FIXTURE: Final = "_mcp_contract_suite_clients"
+"""Its clients under every protocol version: offered version -> client, or why it could not open."""
 
 
 class ContractSuite(pytest.Collector):
@@ -89,7 +92,10 @@ def covers_project(config: pytest.Config) -> bool:
 
 class Listing(NamedTuple):
     tools: dict[str, Tool]
+    """As listed under the first protocol version."""
     cases: list[Case]
+    unlisted: dict[str, str]
+    """The other versions whose session could not open or list, and why."""
 
 
 def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = False) -> Listing | str:
@@ -108,10 +114,17 @@ def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = Fa
         pool.failed(settings.server, "the suite's listing (mcp-contract::listing)", error)
         return str(error)
     pool.keep(client)
+    unlisted = {}
+    for version in settings.protocol_versions[1:]:  # each version's session too, kept for the first test
+        try:
+            pool.keep(pool.open(settings.server, version))
+        except SessionError as error:
+            pool.failed(settings.server, f"the suite's listing (mcp-contract::listing[{version}])", error, version)
+            unlisted[version] = str(error)
     _check_name(settings, pool, updating=updating)
     tools = client.tools
     remember_listing(server_folder(settings.snapshot_dir, settings.server), list(tools))
-    return Listing(tools, _cases(settings, tools))
+    return Listing(tools, _cases(settings, tools), unlisted)
 
 
 def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> None:
@@ -155,6 +168,8 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
     folder = server_folder(settings.snapshot_dir, settings.server)
     suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=folder)
     items: list[pytest.Item] = []
+    for version, problem in listing.unlisted.items():  # a version no client of could list the tools
+        items.append(_failing(suite, f"listing[{version}]", problem))
     stems: dict[str, str] = {}
     for name in sorted(tools):
         stem = file_stem(name)
@@ -190,13 +205,21 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
 
 
 def _call_test(case: Case) -> Callable[..., None]:
-    def call(_mcp_contract_suite_client: Any) -> None:
+    def call(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
-        try:
-            _mcp_contract_suite_client.call_tool(case.tool, case.arguments)
-        except ContractViolationError as error:
-            error.add_note(case.hint())
-            raise
+        found: dict[str, list[Violation]] = {}
+        for version, client in _legs(request):
+            try:
+                client.call_tool(case.tool, case.arguments)
+            except ContractViolationError as error:
+                found[version] = error.violations
+            else:
+                found[version] = []
+        violations = merge(found)
+        if violations:
+            broken = ContractViolationError(violations, tool=case.tool, arguments=case.arguments)
+            broken.add_note(case.hint())
+            raise broken
 
     call.__module__ = __name__
     return call
@@ -236,14 +259,17 @@ def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) 
 
 def failing_item(session: pytest.Session, settings: Settings, message: str) -> pytest.Item:
     """One item that reports why the suite could not be built (say, ``tools/list`` fails)."""
+    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
+    return _failing(suite, "listing", message)
 
+
+def _failing(suite: ContractSuite, name: str, message: str) -> pytest.Item:
     def listing(**_fixtures: Any) -> None:
         __tracebackhide__ = True
         pytest.fail(message, pytrace=False)
 
     listing.__module__ = __name__
-    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
-    item = ContractItem.from_parent(suite, name="listing", callobj=listing)
+    item = ContractItem.from_parent(suite, name=name, callobj=listing)
     item.tool_name = ""
     item.add_marker(MARKER)
     return item
@@ -275,6 +301,23 @@ def _client(request: pytest.FixtureRequest) -> McpContract:
     return client
 
 
+def _legs(request: pytest.FixtureRequest) -> list[tuple[str, McpContract]]:
+    """The suite's clients, one per protocol version the server answered with (offered in the ini's
+    order; a server that answers two offers with one version is checked under it once)."""
+    clients: dict[str, McpContract | str] = request.getfixturevalue(CLIENTS_FIXTURE)
+    legs: dict[str, McpContract] = {}
+    for offered, client in clients.items():
+        if not isinstance(client, str):
+            legs.setdefault(client.protocol_version or offered, client)
+    return list(legs.items())
+
+
+def _unlisted(request: pytest.FixtureRequest) -> list[str]:
+    """The versions whose session could not open (their ``listing[version]`` item says why)."""
+    clients: dict[str, McpContract | str] = request.getfixturevalue(CLIENTS_FIXTURE)
+    return [version for version, client in clients.items() if isinstance(client, str)]
+
+
 def _name(settings: Settings) -> str:
     from pytest_mcp_contract._servers.kinds import server_name
 
@@ -295,10 +338,17 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     from pytest_mcp_contract._contract.expect import Judge
 
     # Output a stdio server wrote before any call (a banner) is told by the first tool check.
-    client = _client(request)
-    tool = _listed(request, tool_name)
-    found = client.session.noise(tool_name) + check_tool(tool, server=settings.server, version=client.protocol_version)
-    verdict = Judge([], settings.allow, settings.noted).judge(tool_name, None, found)  # no call: no answer
+    first = _listed(request, tool_name)
+    per_version: dict[str, list[Violation]] = {}
+    for version, client in _legs(request):
+        # Output a stdio server wrote before any call (a banner) is told by the first tool check.
+        tool = client.tools.get(tool_name, first)
+        per_version[version] = client.session.noise(tool_name) + check_tool(
+            tool, server=settings.server, version=version
+        )
+    for version in _unlisted(request):  # no client could list: the listing is held to that version's rules
+        per_version[version] = check_tool(first, server=settings.server, version=version)
+    verdict = Judge([], settings.allow, settings.noted).judge(tool_name, None, merge(per_version))  # no answer
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]
     checks = [violation.check for violation in violations]

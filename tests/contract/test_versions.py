@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from conftest import SERVERS, Project, target
+from contract_servers.wire import CASES as WIRE_TOOLS
 
 HANDSHAKE_ONLY = f"stdio:{sys.executable} {SERVERS / 'handshake_only.py'}"
 
@@ -117,3 +118,48 @@ def test_the_ini_order_decides_the_version_of_a_tests_own_calls(project: Project
     result.assert_outcomes(errors=1)
     # The wire server's array-root tool makes its listing unsendable at 2025-11-25: the session says so.
     result.stdout.fnmatch_lines(["*tools/list failed on *: JSON-RPC error -32603: Handler returned an invalid result*"])
+
+
+def test_the_suite_checks_every_tool_under_every_version(project: Project) -> None:
+    project.configure(target("wire"), suite=True)
+    result = project.run("-k", "listing or schema_not_object and checks", "-v")
+    result.assert_outcomes(failed=2, deselected=len(WIRE_TOOLS) * 2 - 1)
+    result.stdout.fnmatch_lines_random(
+        [
+            "mcp-contract::listing[[]2025-11-25[]] FAILED*",
+            "mcp-contract::checks[[]schema_not_object[]] FAILED*",
+            "*tools/list failed on *: JSON-RPC error -32603: Handler returned an invalid result*",
+            "[[]output-schema-invalid @ 2025-11-25[]] at (root)",
+        ]
+    )
+
+
+def test_offering_one_version_checks_under_it_alone(project: Project) -> None:
+    project.configure(target("wire"), suite=True, mcp_contract_protocol_versions="2026-07-28")
+    result = project.run("-k", "listing or schema_not_object and checks")
+    result.assert_outcomes(passed=1, deselected=len(WIRE_TOOLS) * 2 - 1)
+
+
+LIST_RESULT = """
+from contract_servers.wire import WireTool, build
+
+server = build([WireTool("numbers", None, [1, 2], ["1", "2"]), WireTool("point", None, {"x": 1}, ['{"x": 1}'])])
+"""
+
+
+def test_an_example_call_that_breaks_only_the_older_era_names_it(project: Project) -> None:
+    project.pytester.syspathinsert(SERVERS.parent)
+    project.pytester.makepyfile(lists=LIST_RESULT)
+    project.pytester.makefile(".toml", cases='[[case]]\ntool = "numbers"\n\n[[case]]\ntool = "point"\n')
+    project.configure("lists.py:server", suite=True, mcp_contract_cases="cases.toml")
+    result = project.run("-k", "call")
+    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    # At 2026-07-28 a list is any client's to read; at 2025-11-25 the SDK's server refuses to send it.
+    result.stdout.fnmatch_lines(
+        [
+            "tool 'numbers' called with no arguments broke its contract (1 violation):",
+            "[[]tool-error @ 2025-11-25[]]",
+            "  the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error -32603: "
+            "Handler returned an invalid result*",
+        ]
+    )

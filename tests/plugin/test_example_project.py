@@ -42,7 +42,7 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
             "  get_weather output /properties/humidity/default: added: null — cosmetic",
         ]
     )
-    row = "| `get_weather` | **BREAKING** changed (2 breaking, 1 cosmetic) | passed | 3 | `tool-error` x1 (expected) |"
+    row = "| `get_weather` | **BREAKING** changed (2 breaking, 1 cosmetic) | passed | 6 | `tool-error` x2 (expected) |"
     assert row in report.read_text()  # the generated calls: two examples and an expected error
     snapshots = example / "mcp_contract_snapshots" / "weather"
     before = {path.name: path.read_text() for path in snapshots.iterdir()}

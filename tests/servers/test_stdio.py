@@ -36,7 +36,7 @@ def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
     result.stdout.fnmatch_lines(
         [
             f"mcp-contract: server {target} (--mcp-contract-server), scope=session, timeout=30s",
-            "get_weather        matched  passed      3           0         1        0",  # an expected error, too
+            "get_weather        matched  passed      6           0         2        0",  # each call under 2 versions
             "schema snapshots: 7 matched",
         ]
     )
@@ -157,7 +157,7 @@ def test_an_in_process_server_never_reads_the_stdio_settings(plain: Project) -> 
     plain.run().assert_outcomes(passed=1)
 
 
-def test_the_server_starts_once_for_the_listing_and_the_tests(plain: Project) -> None:
+def test_the_server_starts_once_per_protocol_version_for_the_listing_and_the_tests(plain: Project) -> None:
     starts = plain.pytester.path / "starts.txt"
     script = plain.pytester.makepyfile(
         counted=f"open({str(starts)!r}, 'a').write('started\\n')\n"
@@ -168,10 +168,14 @@ def test_the_server_starts_once_for_the_listing_and_the_tests(plain: Project) ->
         "def test_token(mcp_contract):\n    assert mcp_contract.call_tool('token').structured_content == {'result': 't'}\n"
     )
     plain.run("--snapshot-update").assert_outcomes(passed=3)
-    # Writing a new snapshot folder, a second start checks that the server's name lasts.
-    assert starts.read_text() == "started\nstarted\n"
+    # One per version (2026-07-28, 2025-11-25); writing a new snapshot folder, one more checks that
+    # the server's name lasts.
+    assert starts.read_text() == "started\n" * 3
     starts.unlink()
     plain.run().assert_outcomes(passed=3)
+    assert starts.read_text() == "started\n" * 2
+    starts.unlink()
+    plain.run("-o", "mcp_contract_protocol_versions=2026-07-28").assert_outcomes(passed=3)
     assert starts.read_text() == "started\n"
 
 
