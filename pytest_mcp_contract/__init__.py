@@ -13,7 +13,13 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contract._contract.violations import CHECKS, CheckId, ContractViolationError, Violation
-from pytest_mcp_contract._errors import McpContractError, McpContractWarning, ToolTimeoutError, UnknownToolError
+from pytest_mcp_contract._errors import (
+    ClientCapabilityError,
+    McpContractError,
+    McpContractWarning,
+    ToolTimeoutError,
+    UnknownToolError,
+)
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
@@ -30,6 +36,7 @@ __all__ = [
     "CHECKS",
     "AsyncMcpContract",
     "CheckId",
+    "ClientCapabilityError",
     "ContractViolationError",
     "McpContract",
     "McpContractError",

@@ -49,6 +49,16 @@ class UnknownToolError(McpContractError, LookupError):
 
 
 @public
+class ClientCapabilityError(McpContractError, RuntimeError):
+    """A tool asked the client for something it cannot answer: a capability it does not declare
+    (sampling, elicitation, roots), or a callback that declined. The test's set-up, not the server."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+@public
 class ToolTimeoutError(McpContractError, TimeoutError):
     """A tool call did not answer within its timeout; the session stays usable."""
 

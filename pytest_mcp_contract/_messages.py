@@ -126,10 +126,58 @@ def tool_timed_out(name: str, timeout: float, meanwhile: str) -> str:
     )
 
 
+CALLBACK_FOR: Final = {
+    "elicitation": "elicitation_callback",
+    "sampling": "sampling_callback",
+    "roots": "list_roots_callback",
+}
+"""The SDK client's callback behind each capability."""
+
+
+def capability_missing(tool: str, capabilities: Sequence[str], said: str) -> str:
+    """A tool that needs client capabilities the plugin's client was not given (``said``: the server's words)."""
+    wanted = " and ".join(capabilities) or "a client capability"
+    return (
+        f"tool {tool!r} needs the client capability {wanted}, which the plugin's client does not declare"
+        f"{f' ({said})' if said else ''}. {_give(capabilities)}"
+    )
+
+
+def round_unanswered(tool: str, round_number: int, key: str, asked: str, *, capability: str, declined: str) -> str:
+    """A round of an ``InputRequiredResult`` the client could not answer: no callback, or one that declined."""
+    start = f"tool {tool!r} asked the client, in round {round_number}, for {key!r} ({asked})"
+    if declined:
+        return f"{start}, and the client's {CALLBACK_FOR.get(capability, capability)} declined: {declined}"
+    return f"{start}, but the plugin's client does not declare {capability}. {_give([capability])}"
+
+
+def _give(capabilities: Sequence[str]) -> str:
+    callbacks = ", ".join(f'"{CALLBACK_FOR.get(capability, capability)}": ...' for capability in capabilities)
+    return (
+        f"Give the client its callback: return {{{callbacks}}} from the pytest_mcp_contract_callbacks hook "
+        "in conftest.py (README, 'A client that answers back')."
+    )
+
+
+def rounds_without_end(tool: str, rounds: int) -> str:
+    return (
+        f"tool {tool!r} answered with InputRequiredResult {rounds} times in a row, asking for input without end; "
+        "a tool must reach its final result in a bounded number of rounds"
+    )
+
+
 def error_instead_of_result(explained: str, meanwhile: str) -> str:
     """The ``tool-error`` of a JSON-RPC error where a result was due (``meanwhile``: an HTTP status)."""
     message = f"the server answered tools/call with a JSON-RPC error instead of a result: {explained}"
     return f"{message.rstrip('.')}.{meanwhile}" if meanwhile else message
+
+
+def no_back_channel(message: str, version: str) -> str:
+    return (
+        f"{message.rstrip('.')}. The tool sent the client a request of its own in the middle of the call, which "
+        f"MCP {version} has no way back for: from 2026-07-28 a tool asks with an InputRequiredResult (with MCPServer, "
+        "a parameter Annotated[..., Resolve(...)] asks the right way for every version)."
+    )
 
 
 def unreadable_answer(server: str, tool: str, why: str) -> str:

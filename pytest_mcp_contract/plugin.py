@@ -40,6 +40,13 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._client.sync_client import McpContract
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    """Add the plugin's own hooks (``_plugin/hooks``): ``pytest_mcp_contract_callbacks``."""
+    from pytest_mcp_contract._plugin import hooks
+
+    pluginmanager.add_hookspecs(hooks)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Register ``--mcp-contract-*`` options and ``mcp_contract_*`` ini keys (``_plugin/options``)."""
     add_options(parser)
@@ -67,7 +74,11 @@ def pytest_configure(config: pytest.Config) -> None:
         ("mcp_contract_xdist", xdist.XdistPlugin()),
     ]:
         config.pluginmanager.register(plugin, name)
-    config.stash[POOL] = SessionPool(settings, triage=lambda *call: calls.triage(config, *call))
+    config.stash[POOL] = SessionPool(
+        settings,
+        triage=lambda *call: calls.triage(config, *call),
+        callbacks=lambda server: config.hook.pytest_mcp_contract_callbacks(server=server, config=config),
+    )
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -6,6 +6,7 @@ The async steps are plain coroutines; the sync and async fixtures (``sync_client
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
@@ -15,14 +16,21 @@ import mcp.types
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
-from pydantic import ValidationError
+from mcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
+from pydantic import TypeAdapter, ValidationError
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
 from pytest_mcp_contract._contract.versions import MODERN, OffModel, client_mode, off_model
 from pytest_mcp_contract._contract.violations import CheckId, ContractViolationError, Violation, noted_checks
-from pytest_mcp_contract._errors import McpContractError, ToolTimeoutError, UnknownToolError, public
+from pytest_mcp_contract._errors import (
+    ClientCapabilityError,
+    McpContractError,
+    ToolTimeoutError,
+    UnknownToolError,
+    public,
+)
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
     marked_call,
@@ -42,6 +50,15 @@ from pytest_mcp_contract._servers.stdio_pipe import StdoutFault, Unreadable
 if TYPE_CHECKING:
     from mcp.types import CallToolResult, Tool
 
+MAX_ROUNDS: Final = 10
+"""``InputRequiredResult`` rounds a call may take (the SDK client's own default)."""
+
+_CAPABILITY_OF: Final = {
+    "CreateMessageRequest": "sampling",
+    "ElicitRequest": "elicitation",
+    "ListRootsRequest": "roots",
+}
+
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
 
@@ -59,6 +76,7 @@ class SessionOptions(TypedDict, total=False):
     triage: Triage | None
     require_json_text: bool
     version: str
+    callbacks: Mapping[str, Any]
 
 
 class ContractSession:
@@ -73,8 +91,11 @@ class ContractSession:
         triage: Triage | None = None,
         require_json_text: bool = False,
         version: str = MODERN,
+        callbacks: Mapping[str, Any] | None = None,
     ) -> None:
         self.server = server
+        self.callbacks = client_callbacks(callbacks)
+        """The SDK client's callbacks (sampling, elicitation, roots): the capabilities it declares."""
         self.version = version
         """The protocol version the client offers; the server may answer an older one (:attr:`negotiated`)."""
         self.timeout = timeout
@@ -112,6 +133,7 @@ class ContractSession:
                 cache=None,
                 message_handler=self._on_message,
                 mode=client_mode(self.version),
+                **self.callbacks,
             )
         else:
             # cache=None: a contract check must see the server's listing, never a cached one.
@@ -121,6 +143,7 @@ class ContractSession:
                 cache=None,
                 raise_exceptions=True,
                 mode=client_mode(self.version),
+                **self.callbacks,
             )
         connection = AsyncExitStack()
         try:
@@ -214,18 +237,25 @@ class ContractSession:
         self._tools = await self.list_tools()
 
     async def request(self, name: str, arguments: dict[str, Any] | None) -> Answer:
-        """A raw ``tools/call``: the SDK client's own validation would raise before we see the result."""
+        """A raw ``tools/call``: the SDK client's own validation would raise before we see the result.
+
+        An ``InputRequiredResult`` is followed through its rounds, as the SDK's ``Client.call_tool``
+        does, answering each with the client's callbacks; its final result is the answer.
+        """
         __tracebackhide__ = True
-        request = mcp.types.CallToolRequest(params=mcp.types.CallToolRequestParams(name=name, arguments=arguments))
         self._calling = f"during tools/call {name!r}"
         self._call_mark = self.connection.mark() if self.connection is not None else None
         try:
             with marked_call() as key:
                 try:
-                    result = await self.client.session.send_request(request, mcp.types.CallToolResult)
-                except ValidationError as error:  # the negotiated version's wire model rejects the answer
-                    refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
-                    raise MCPError(mcp.types.INTERNAL_ERROR, refusal.why, refusal) from None
+                    result = await self._send_call(name, arguments, None, None)
+                    for round_number in range(1, MAX_ROUNDS + 1):
+                        if not isinstance(result, mcp.types.InputRequiredResult):
+                            break
+                        responses = await self._answer_round(name, result, round_number)
+                        result = await self._send_call(name, arguments, responses, result.request_state)
+                    if isinstance(result, mcp.types.InputRequiredResult):
+                        raise ClientCapabilityError(name, messages.rounds_without_end(name, MAX_ROUNDS))
                 except MCPError as error:
                     if self._closed_under_us(error):
                         await self._went_away(
@@ -243,6 +273,54 @@ class ContractSession:
             return Answer(result, None)
         cause, refused_return = take_cause_and_origin(self.server, key)
         return Answer(result, cause, refused_return)
+
+    async def _send_call(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        responses: dict[str, Any] | None,
+        state: str | None,
+    ) -> mcp.types.CallToolResult | mcp.types.InputRequiredResult:
+        """One ``tools/call`` round, read by the negotiated version's wire model."""
+        __tracebackhide__ = True
+        params = mcp.types.CallToolRequestParams(
+            name=name, arguments=arguments, input_responses=responses, request_state=state
+        )
+        try:
+            answer: mcp.types.CallToolResult | mcp.types.InputRequiredResult = await self.client.session.send_request(
+                mcp.types.CallToolRequest(params=params), _call_answer()
+            )
+        except ValidationError as error:  # the negotiated version's wire model rejects the answer
+            refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
+            raise MCPError(mcp.types.INTERNAL_ERROR, refusal.why, refusal) from None
+        return answer
+
+    async def _answer_round(self, name: str, asked: mcp.types.InputRequiredResult, round_number: int) -> dict[str, Any]:
+        """The client's answers to one round's input requests, by key; one it cannot give stops the call."""
+        __tracebackhide__ = True
+        from mcp.client.session import ClientRequestContext
+
+        session = self.client.session
+        answers: dict[str, Any] = {}
+        for key, request in (asked.input_requests or {}).items():
+            capability = _CAPABILITY_OF.get(type(request).__name__, type(request).__name__)
+            what = _asked(request)
+            if messages.CALLBACK_FOR.get(capability, capability) not in self.callbacks:
+                unanswered = messages.round_unanswered(
+                    name, round_number, key, what, capability=capability, declined=""
+                )
+                raise ClientCapabilityError(name, unanswered)
+            meta = request.params.meta if request.params is not None else None
+            answer = await session.dispatch_input_request(
+                ClientRequestContext(session=session, request_id=key, meta=meta), request
+            )
+            if isinstance(answer, mcp.types.ErrorData):
+                unanswered = messages.round_unanswered(
+                    name, round_number, key, what, capability=capability, declined=answer.message
+                )
+                raise ClientCapabilityError(name, unanswered)
+            answers[key] = answer
+        return answers
 
     def timed_out(self, name: str, limit: float) -> ToolTimeoutError:
         """The error for a call that did not answer in time, naming a flood of output if there was one."""
@@ -372,16 +450,28 @@ class ContractSession:
             violations = [unreadable]
         elif expect_error:
             raise error
+        elif error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the test's client, not the server
+            raise ClientCapabilityError(name, self.needs_capability(name, error)) from None
         else:
             # With an HTTP status the SDK's message leaves out.
             meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
-            violations = [Violation("tool-error", name, messages.error_instead_of_result(_explain(error), meanwhile))]
+            message = messages.error_instead_of_result(_explain(error), meanwhile)
+            if "no back-channel" in error.error.message and self.negotiated is not None:
+                # A request sent mid-call (ctx.elicit, ctx.session.create_message) has no way back at 2026-07-28.
+                message = messages.no_back_channel(message, self.negotiated)
+                violations = [Violation("tool-error", name, message, versions=(self.negotiated,))]
+            else:
+                violations = [Violation("tool-error", name, message)]
         if self.triage is not None:
             violations = self.triage(server_name(self.server), name, None, violations)
         if not violations:  # allowed: the caller gets the SDK's error, as with expect_error=True
             raise error
         # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
         raise ContractViolationError(violations, tool=name, arguments=arguments) from None
+
+    def needs_capability(self, name: str, error: MCPError) -> str:
+        """What a -32021 error (the client lacks a capability the tool requires) tells the user to do."""
+        return messages.capability_missing(name, _capabilities(error.error.data), error.error.message)
 
     def unreadable(self, name: str, error: MCPError) -> Violation | None:
         """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``
@@ -400,6 +490,28 @@ class ContractSession:
         return Violation("answer-unreadable", name, message)
 
 
+CALLBACKS: Final = (
+    "sampling_callback",
+    "sampling_capabilities",
+    "elicitation_callback",
+    "list_roots_callback",
+    "logging_callback",
+)
+"""The SDK client's keywords a project may give the plugin's client."""
+
+
+def client_callbacks(callbacks: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The callbacks as the SDK's ``Client`` takes them; a keyword it cannot take is a ``TypeError`` now."""
+    given = dict(callbacks or {})
+    unknown = sorted(set(given) - set(CALLBACKS))
+    if unknown:
+        raise TypeError(
+            f"the client callbacks (pytest_mcp_contract_callbacks) hold {', '.join(map(repr, unknown))}; "
+            f"the plugin's client takes {', '.join(CALLBACKS)}"
+        )
+    return {key: value for key, value in given.items() if value is not None}
+
+
 def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
     """Tool arguments are a JSON object; say so at the call, not as a server error later."""
     if arguments is None or isinstance(arguments, dict):
@@ -410,6 +522,33 @@ def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
         f"arguments for tool {name!r} must be a dict of argument names to values, "
         f"got {type(arguments).__name__}: {arguments!r:.80}"
     )
+
+
+@functools.cache
+def _call_answer() -> TypeAdapter[mcp.types.CallToolResult | mcp.types.InputRequiredResult]:
+    """What a ``tools/call`` may answer: its result, or (from 2026-07-28) a request for more input."""
+    return TypeAdapter(mcp.types.CallToolResult | mcp.types.InputRequiredResult)
+
+
+def _asked(request: object) -> str:
+    """What an input request asks, in a few words, for a message."""
+    params = getattr(request, "params", None)
+    message = getattr(params, "message", None)
+    if isinstance(message, str):
+        return f"elicitation {message!r}"
+    messages_asked = getattr(params, "messages", None)
+    if messages_asked:
+        content = getattr(messages_asked[-1], "content", None)
+        return f"sampling of {getattr(content, 'text', '') or type(content).__name__!r}"
+    return "its roots" if type(request).__name__ == "ListRootsRequest" else type(request).__name__
+
+
+def _capabilities(data: object) -> list[str]:
+    """The capability names a -32021 error's data says the server requires."""
+    required = data.get("requiredCapabilities") if isinstance(data, dict) else None
+    if isinstance(required, dict):
+        return [name for name, value in required.items() if value is not None]
+    return []
 
 
 def single(error: BaseException) -> BaseException:

@@ -31,6 +31,8 @@ class McpContract(ClientFace):
 
     Every ``call_tool`` result is checked against the tool's published contract before it is
     returned; a broken contract raises :class:`~pytest_mcp_contract.ContractViolationError`.
+    ``version`` is the protocol version it offers; ``callbacks`` are the SDK client's sampling,
+    elicitation, roots and logging callbacks, and so the capabilities it declares.
     """
 
     def __init__(
@@ -43,6 +45,7 @@ class McpContract(ClientFace):
         triage: Triage | None = None,
         startup_timeout: float | None = None,
         version: str = MODERN,
+        callbacks: Mapping[str, Any] | None = None,
     ) -> None:
         self._session = ContractSession(
             server,
@@ -51,6 +54,7 @@ class McpContract(ClientFace):
             triage=triage,
             require_json_text=require_json_text,
             version=version,
+            callbacks=callbacks,
         )
         opening = timeout if startup_timeout is None else startup_timeout
         self._host = LoopHost(

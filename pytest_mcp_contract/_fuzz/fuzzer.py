@@ -83,6 +83,10 @@ class _Broke(Exception):
     violations: list[Violation]
 
 
+class _NeedsCapability(BaseException):
+    """Ends the search at once: the tool asks the client for what it cannot answer, so the item skips."""
+
+
 class _Stop(BaseException):
     """Ends the search at once (a BaseException: Hypothesis passes it through, neither failing nor
     shrinking): the time is up, or the server is gone."""
@@ -148,7 +152,10 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
 
     folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
     last = folder / LAST_FAILURE
-    replayed = _replay(client, tool, settings, last, project, allows=allows)
+    try:
+        replayed = _replay(client, tool, settings, last, project, allows=allows)
+    except _NeedsCapability as needs:
+        pytest.skip(f"not fuzzed: {needs}")
     if replayed is not None:
         return replayed
     for given_call in known:  # the tool's cases and the schema's examples, tried first as they stand
@@ -178,6 +185,8 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         found = broke
     except _Stop:
         found = best
+    except _NeedsCapability as needs:
+        pytest.skip(f"not fuzzed: {needs}")
     except FlakyFailure as error:
         found = next((error for error in error.exceptions if isinstance(error, _Broke)), None)
         if found is None:
@@ -236,10 +245,11 @@ class Probe:
 def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> Probe:
     """Make one generated call and judge its answer."""
     from mcp.shared.exceptions import MCPError
+    from mcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
 
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._contract.expect import Judge
-    from pytest_mcp_contract._errors import ToolTimeoutError
+    from pytest_mcp_contract._errors import ClientCapabilityError, ToolTimeoutError
 
     name = tool.name
     answer = None
@@ -247,7 +257,11 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
         answer = client.request(name, arguments)
     except SessionError as error:
         return Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
+    except ClientCapabilityError as error:
+        raise _NeedsCapability(str(error)) from None
     except MCPError as error:
+        if error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the client's set-up, not the server
+            raise _NeedsCapability(client.session.needs_capability(name, error)) from None
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
         unreadable = client.session.unreadable(name, error)
         violations = [unreadable or Violation("input-crash", name, message)]

@@ -15,7 +15,7 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Callable, Mapping
 
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
@@ -24,8 +24,15 @@ if TYPE_CHECKING:
 
 
 class SessionPool:
-    def __init__(self, settings: Settings, triage: Triage | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        triage: Triage | None = None,
+        callbacks: Callable[[object], Mapping[str, Any] | None] | None = None,
+    ) -> None:
         self._settings = settings
+        self._callbacks = callbacks
+        """Per server, the callbacks its client answers with (the ``pytest_mcp_contract_callbacks`` hook)."""
         self.triage = triage
         """Judges every checked call, of the pool's sessions and of the async fixture's."""
         self._open: dict[str, McpContract] = {}
@@ -63,12 +70,14 @@ class SessionPool:
         first); the caller closes it, or hands it to :meth:`keep`."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
-        return McpContract(server, **self.session_options(), version=version or self.first_version)
+        return McpContract(server, **self.session_options(server), version=version or self.first_version)
 
-    def session_options(self) -> dict[str, Any]:
-        """How every session of this run is opened, sync or async: the run's settings and its triage."""
+    def session_options(self, server: object) -> dict[str, Any]:
+        """How a session to ``server`` is opened, sync or async: the run's settings, its triage, the
+        server's callbacks."""
         settings = self._settings
         return {
+            "callbacks": (self._callbacks(server) if self._callbacks is not None else None) or {},
             "timeout": settings.timeout,
             "check_formats": settings.check_formats,
             "require_json_text": settings.require_json_text,
@@ -89,7 +98,7 @@ class SessionPool:
         self.check_not_failed(server, version)
         async with AsyncExitStack() as stack:
             try:
-                opening = open_async_contract(server, **self.session_options(), version=version)
+                opening = open_async_contract(server, **self.session_options(server), version=version)
                 contract = await stack.enter_async_context(opening)
             except BaseException as error:
                 problem = single(error)  # anyio's task groups wrap it

@@ -19,6 +19,7 @@ def test_public_names() -> None:
             "CHECKS",
             "AsyncMcpContract",
             "CheckId",
+            "ClientCapabilityError",
             "ContractViolationError",
             "McpContract",
             "McpContractError",
@@ -45,6 +46,7 @@ def test_every_exported_class_and_function_is_named_where_users_import_it() -> N
 @pytest.mark.parametrize(
     ("name", "builtin"),
     [
+        ("ClientCapabilityError", RuntimeError),
         ("ContractViolationError", AssertionError),
         ("SessionError", RuntimeError),
         ("ToolTimeoutError", TimeoutError),

@@ -1,0 +1,164 @@
+"""A client that answers back: callbacks from a conftest hook, the capabilities they declare,
+multi-round trips, and a clear failure when the client cannot answer what a tool asks.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from conftest import SERVERS, Project, target
+
+CALLBACKS = """
+import mcp.types as t
+
+async def elicit(context, params):
+    field = next(iter(params.requested_schema["properties"]))
+    return t.ElicitResult(action="accept", content={"size": 4} if field == "size" else {field: f"my-{field}"})
+
+async def sample(context, params):
+    return t.CreateMessageResult(role="assistant", content=t.TextContent(type="text", text="a fine line"), model="fake")
+
+async def roots(context):
+    return t.ListRootsResult(roots=[t.Root(uri="file:///work")])
+
+def pytest_mcp_contract_callbacks(server, config):
+    return {"elicitation_callback": elicit, "sampling_callback": sample, "list_roots_callback": roots}
+"""
+
+ASKING_TESTS = """
+import pytest
+
+@pytest.fixture(params=["2026-07-28", "2025-11-25"])
+def version(request):
+    return request.param
+
+def test_book(mcp_contract):
+    assert mcp_contract.call_tool("book", {"date": "friday"}).structured_content == {"date": "friday", "guests": 4}
+
+def test_line(mcp_contract):
+    assert mcp_contract.call_tool("line", {"topic": "rain"}).structured_content == {"result": "a fine line"}
+
+def test_folders(mcp_contract):
+    assert mcp_contract.call_tool("folders").structured_content == {"result": ["file:///work"]}
+
+@pytest.mark.mcp_contract_protocol_version("2025-11-25")
+def test_book_the_older_way(mcp_contract):
+    assert mcp_contract.protocol_version == "2025-11-25"  # asked mid-call, not with InputRequiredResult
+    assert mcp_contract.call_tool("book", {"date": "friday"}).structured_content == {"date": "friday", "guests": 4}
+"""
+
+SERVERS_BY_TRANSPORT = {
+    "in process": target("asks"),
+    "stdio": f"stdio:{sys.executable} {SERVERS / 'asks.py'}",
+}
+
+
+@pytest.mark.parametrize("transport", list(SERVERS_BY_TRANSPORT))
+def test_tools_that_ask_back_pass_with_the_callbacks_a_conftest_gives(project: Project, transport: str) -> None:
+    project.pytester.makeconftest(CALLBACKS)
+    project.configure(SERVERS_BY_TRANSPORT[transport])
+    project.tests(ASKING_TESTS)
+    project.run().assert_outcomes(passed=4)
+
+
+@pytest.mark.parametrize("transport", list(SERVERS_BY_TRANSPORT))
+def test_a_capability_the_client_lacks_is_named_with_the_way_to_give_it(project: Project, transport: str) -> None:
+    project.configure(SERVERS_BY_TRANSPORT[transport])
+    project.tests('def test_book(mcp_contract):\n    mcp_contract.call_tool("book", {"date": "friday"})\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'book' needs the client capability elicitation, "
+            "which the plugin's client does not declare (Client did not declare the form elicitation capability "
+            "required by resolver '*ask_party'). Give the client its callback: return "
+            '{"elicitation_callback": ...} from the pytest_mcp_contract_callbacks hook in conftest.py '
+            "(README, 'A client that answers back')."
+        ]
+    )
+    result.stdout.no_fnmatch_line("*tool-error*")
+    result.stdout.no_fnmatch_line("*pytest_mcp_contract/_client/*")
+
+
+def test_a_multi_round_trip_is_followed_to_its_final_result(project: Project) -> None:
+    project.pytester.makeconftest(CALLBACKS)
+    project.configure(target("rounds"))
+    project.tests(
+        """
+        def test_provision(mcp_contract):
+            result = mcp_contract.call_tool("provision")
+            assert result.structured_content == {"region": "my-region", "label": "my-label"}
+        """
+    )
+    project.run().assert_outcomes(passed=1)
+
+
+def _provision_fails(project: Project) -> pytest.RunResult:
+    """One test calling the multi-round tool, which must fail."""
+    project.configure(target("rounds"))
+    project.tests('def test_provision(mcp_contract):\n    mcp_contract.call_tool("provision")\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    return result
+
+
+def test_a_round_the_client_cannot_answer_names_what_was_asked(project: Project) -> None:
+    result = _provision_fails(project)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'provision' asked the client, in round 1, for "
+            "'region' (elicitation 'Which region?'), but the plugin's client does not declare elicitation. Give the "
+            'client its callback: return {"elicitation_callback": ...} from the pytest_mcp_contract_callbacks hook '
+            "in conftest.py (README, 'A client that answers back')."
+        ]
+    )
+    result.stdout.no_fnmatch_line("*ValidationError*")
+    result.stdout.no_fnmatch_line("*pytest_mcp_contract/_client/*")  # the user's frame only
+
+
+def test_a_callback_that_declines_a_round_says_so(project: Project) -> None:
+    project.pytester.makeconftest(
+        """
+        import mcp.types as t
+
+        async def refuse(context, params):
+            return t.ErrorData(code=-1, message="not today")
+
+        def pytest_mcp_contract_callbacks(server, config):
+            return {"elicitation_callback": refuse}
+        """
+    )
+    result = _provision_fails(project)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'provision' asked the client, in round 1, for "
+            "'region' (elicitation 'Which region?'), and the client's elicitation_callback declined: not today"
+        ]
+    )
+
+
+def test_a_callback_the_client_cannot_take_is_named(project: Project) -> None:
+    project.pytester.makeconftest(
+        "def pytest_mcp_contract_callbacks(server, config):\n    return {'elicit_callback': print}\n"
+    )
+    project.configure(target("asks"))
+    project.tests("def test_it(mcp_contract):\n    pass\n")
+    result = project.run()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*TypeError: the client callbacks (pytest_mcp_contract_callbacks) hold 'elicit_callback'; the plugin's "
+            "client takes sampling_callback, sampling_capabilities, elicitation_callback, list_roots_callback, "
+            "logging_callback"
+        ]
+    )
+
+
+def test_fuzzing_skips_a_tool_that_needs_a_capability_the_client_lacks(project: Project) -> None:
+    project.configure(target("asks"), suite=True)
+    result = project.run("--mcp-contract-fuzz", "5", "-k", "fuzz", "-rs")
+    result.assert_outcomes(skipped=3, deselected=6)
+    result.stdout.fnmatch_lines(
+        ["SKIPPED [[]1[]] *: not fuzzed: tool 'book' needs the client capability elicitation, which the plugin's *"]
+    )
