@@ -37,7 +37,8 @@ class Finding(Protocol):
 
 def violation_line(violation: Finding) -> str:
     """One violation on one line: ``[check] tool at place: message``."""
-    return f"[{violation.check}{_for(violation.versions)}] {violation.tool}{_at(violation.path)}: {violation.message}"
+    label = check_label(violation.check, violation.versions)
+    return f"[{label}] {violation.tool}{_at(violation.path)}: {violation.message}"
 
 
 def broken_contract(
@@ -57,11 +58,21 @@ def broken_contract(
     else:
         lines = [f"tool {tool!r} breaks its contract as listed ({count} {noun}):"]
     for violation in found:
-        lines.append(f"[{violation.check}{_for(violation.versions)}]{_at(violation.path)}")
+        lines.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
         lines.extend(f"  {line}" for line in violation.message.splitlines())
     lines.append("Next step:")
     lines += [f"- {check}: {next_steps[check]}" for check in dict.fromkeys(violation.check for violation in found)]
     return "\n".join(lines)
+
+
+def check_label(check: str, versions: tuple[str, ...]) -> str:
+    return f"{check}{_for(versions)}"
+
+
+def label_versions(label: str) -> tuple[str, ...]:
+    """The versions a :func:`check_label` names (none: every version)."""
+    _check, _at_sign, versions = label.partition(" @ ")
+    return tuple(versions.split(", ")) if versions else ()
 
 
 def _for(versions: tuple[str, ...]) -> str:

@@ -170,7 +170,9 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         return None
     lines = [
         f"mcp-contract: server {settings.target} ({settings.target_source}), "
-        f"scope={settings.scope}, timeout={settings.timeout:g}s"
+        f"scope={settings.scope}, timeout={settings.timeout:g}s",
+        f"mcp-contract: protocol versions offered: {', '.join(settings.protocol_versions)} "
+        "(a test's own calls: the first)",
     ]
     if settings.suite and not covers_project(config):
         lines.append(

@@ -101,6 +101,11 @@ class Violation:
     def __str__(self) -> str:
         return messages.violation_line(self)
 
+    @property
+    def label(self) -> str:
+        """The check id, with the versions it holds for when not every one: ``structured-invalid @ 2025-11-25``."""
+        return messages.check_label(self.check, self.versions)
+
 
 @public
 class ContractViolationError(McpContractError, AssertionError):

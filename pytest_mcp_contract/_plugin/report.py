@@ -20,6 +20,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from pytest_mcp_contract._messages import label_versions
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import PROPERTY, CallTally
 from pytest_mcp_contract._suite.schemadiff import KINDS
@@ -193,6 +194,9 @@ class ContractReport:
                     "(ini mcp_contract_require_json_text = true makes this fail)",
                 )
             )
+        some = sorted(f"{tool.shown} (breaks {', '.join(broken)})" for tool in tools if (broken := _broken_under(tool)))
+        if some:
+            facts.append(("kept under some protocol versions only", "; ".join(some)))
         facts += self._fuzz_facts(tools)
         calls = sum(tool.tally.calls for tool in tools)
         if calls:
@@ -265,6 +269,15 @@ class ContractReport:
 
 _RULE: Final = "|---|---|---|---|---|"
 _TERMINAL_HEADER: Final = ("tool", "schema", "checks", "calls", "violations", "expected", "allowed")
+
+
+def _broken_under(tool: ToolRecord) -> list[str]:
+    """The protocol versions a tool breaks its contract under, when it keeps it under others (else none)."""
+    labels = [*(tool.checks or []), *tool.tally.failing]
+    held = [label_versions(label) for label in labels]
+    if not held or any(not versions for versions in held):  # broken under every version, or not at all
+        return []
+    return sorted({version for versions in held for version in versions})
 
 
 def _terminal_row(tool: ToolRecord) -> tuple[str, ...]:

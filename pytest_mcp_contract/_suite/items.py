@@ -351,7 +351,7 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     verdict = Judge([], settings.allow, settings.noted).judge(tool_name, None, merge(per_version))  # no answer
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]
-    checks = [violation.check for violation in violations]
+    checks = [violation.label for violation in violations]
     record(request.node, "checks", server=_name(settings), tool=tool_name, violations=checks, allowed=allowed)
     if violations:
         raise ContractViolationError(violations, tool=tool_name, called=False)

@@ -163,3 +163,23 @@ def test_an_example_call_that_breaks_only_the_older_era_names_it(project: Projec
             "Handler returned an invalid result*",
         ]
     )
+
+
+def test_the_summary_names_the_tools_kept_under_some_versions_only(project: Project) -> None:
+    project.configure(target("wire"), suite=True)
+    result = project.run("-k", "checks and (schema_not_object or schema_bad_type)")
+    result.assert_outcomes(failed=2, deselected=len(WIRE_TOOLS) * 2 - 1)
+    result.stdout.fnmatch_lines(
+        [
+            "tool checks: 0 passed, 2 failed: schema_bad_type (output-schema-invalid); "
+            "schema_not_object (output-schema-invalid @ 2025-11-25)",
+            "kept under some protocol versions only: schema_not_object (breaks 2025-11-25)",
+        ]
+    )
+
+
+def test_the_header_names_the_versions_offered(project: Project) -> None:
+    project.configure(target("wire"), mcp_contract_protocol_versions="2025-11-25")
+    project.tests("def test_it():\n    pass\n")
+    result = project.run()
+    result.stdout.fnmatch_lines(["mcp-contract: protocol versions offered: 2025-11-25 (a test's own calls: the first)"])
