@@ -238,6 +238,15 @@ def listing_failed(server: str, explained: str) -> str:
     )
 
 
+def claimed_then_broke(server: str, version: str, explained: str) -> str:
+    return (
+        f"{server} answered server/discover as a {version} server, then refused tools/list: {explained}. It "
+        f"negotiates a version it does not keep (a {version} server needs no initialize). Make it answer "
+        "server/discover only if it serves requests without initialize, or offer only 2025-11-25 "
+        "(ini mcp_contract_protocol_versions)."
+    )
+
+
 def listing_off_model(server: str, version: str, why: str) -> str:
     return (
         f"tools/list on {server} answered with a listing that MCP {version} does not allow ({why}): a client on "

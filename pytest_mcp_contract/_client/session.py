@@ -168,6 +168,15 @@ class ContractSession:
         stack.push_async_exit(connection)
         self._started = True
 
+    def _discovered(self) -> bool:
+        """Whether a server outside this process settled the version by its answer to ``server/discover``."""
+        client = self._client
+        return (
+            isinstance(self.server, EXTERNAL)
+            and client is not None
+            and getattr(client.session, "discover_result", None) is not None
+        )
+
     def _chained(self, error: BaseException) -> BaseException | None:
         """The cause to chain to a session error: in process, the server's own traceback is worth
         showing; for a server outside, it would be only the SDK's and httpx's frames, which the message sums up."""
@@ -228,6 +237,9 @@ class ContractSession:
         except Exception as error:
             if self._closed_under_us(error):
                 await self._went_away("tools/list", error, "it crashed or exited.")
+            if self._discovered() and _wants_initialize(error):  # it claimed a version, then did not speak it
+                claimed = messages.claimed_then_broke(server_label(self.server), str(self.negotiated), _explain(error))
+                raise SessionError(claimed) from self._chained(error)
             raise SessionError(messages.listing_failed(server_label(self.server), _explain(error))) from self._chained(
                 error
             )
@@ -541,6 +553,11 @@ def _asked(request: object) -> str:
         content = getattr(messages_asked[-1], "content", None)
         return f"sampling of {getattr(content, 'text', '') or type(content).__name__!r}"
     return "its roots" if type(request).__name__ == "ListRootsRequest" else type(request).__name__
+
+
+def _wants_initialize(error: BaseException) -> bool:
+    """Whether an error says the server waits for ``initialize``, which 2026-07-28 has no place for."""
+    return isinstance(error, MCPError) and "initializ" in error.error.message.lower()
 
 
 def _capabilities(data: object) -> list[str]:

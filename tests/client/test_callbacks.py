@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from conftest import SERVERS, Project, target
+from conftest import SERVERS, Project, http_server, target
 
 CALLBACKS = """
 import mcp.types as t
@@ -29,9 +29,6 @@ def pytest_mcp_contract_callbacks(server, config):
 ASKING_TESTS = """
 import pytest
 
-@pytest.fixture(params=["2026-07-28", "2025-11-25"])
-def version(request):
-    return request.param
 
 def test_book(mcp_contract):
     assert mcp_contract.call_tool("book", {"date": "friday"}).structured_content == {"date": "friday", "guests": 4}
@@ -60,6 +57,14 @@ def test_tools_that_ask_back_pass_with_the_callbacks_a_conftest_gives(project: P
     project.configure(SERVERS_BY_TRANSPORT[transport])
     project.tests(ASKING_TESTS)
     project.run().assert_outcomes(passed=4)
+
+
+def test_callbacks_and_both_versions_work_over_http(project: Project) -> None:
+    project.pytester.makeconftest(CALLBACKS)
+    with http_server(str(SERVERS / "asks.py")) as url:
+        project.configure(url)
+        project.tests(ASKING_TESTS)
+        project.run().assert_outcomes(passed=4)
 
 
 @pytest.mark.parametrize("transport", list(SERVERS_BY_TRANSPORT))

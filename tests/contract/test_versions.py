@@ -183,3 +183,28 @@ def test_the_header_names_the_versions_offered(project: Project) -> None:
     project.tests("def test_it():\n    pass\n")
     result = project.run()
     result.stdout.fnmatch_lines(["mcp-contract: protocol versions offered: 2025-11-25 (a test's own calls: the first)"])
+
+
+def test_a_server_that_claims_2026_and_then_wants_initialize_is_named(project: Project) -> None:
+    project.configure(f"{HANDSHAKE_ONLY} --claims-modern")
+    project.tests(
+        """
+        import pytest
+
+        def test_modern(mcp_contract):
+            pass
+
+        @pytest.mark.mcp_contract_protocol_version("2025-11-25")
+        def test_handshake(mcp_contract):
+            assert mcp_contract.call_tool("point").structured_content == {"x": 1}
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "the stdio server * answered server/discover as a 2026-07-28 server, then refused tools/list: "
+            "JSON-RPC error -32600: Server not initialized: send initialize first. It negotiates a version it does "
+            "not keep (a 2026-07-28 server needs no initialize). *"
+        ]
+    )

@@ -1,5 +1,6 @@
 """An MCPServer whose tools ask the client back: for a form (elicitation), for the client's model
-(sampling), for its roots. ``python asks.py`` serves it over stdio.
+(sampling), for its roots. ``python asks.py`` serves it over stdio, ``python asks.py --port P`` over
+streamable HTTP.
 
 The tools ask through ``Resolve``, so the SDK asks in the way of the version the session speaks:
 requests sent mid-call up to 2025-11-25, an ``InputRequiredResult`` the client answers and retries
@@ -8,6 +9,7 @@ from 2026-07-28. Each one keeps its contract only for a client that declares the
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 from mcp.server.mcpserver import Elicit, ListRoots, MCPServer, Resolve, Sample
@@ -58,4 +60,7 @@ async def folders(found: Annotated[ListRootsResult, Resolve(ask_roots)]) -> list
 
 
 if __name__ == "__main__":
-    server.run()
+    if "--port" in sys.argv:  # python asks.py --port P: over streamable HTTP on 127.0.0.1:P
+        server.run(transport="streamable-http", port=int(sys.argv[sys.argv.index("--port") + 1]))
+    else:
+        server.run()

@@ -5,7 +5,9 @@ against its own era's wire model: ``numbers`` answers with a list as structured 
 2026-07-28 allows, so every client that can speak to this server rejects it; ``point`` keeps the
 contract. With ``--array-root`` it also lists ``matrix``, whose output schema has an array root,
 which makes its whole listing unreadable for 2025-11-25 clients. It answers ``server/discover``
-with "method not found", as a server that predates it does.
+with "method not found", as a server that predates it does; with ``--claims-modern`` it answers it
+as a 2026-07-28 server would, and then refuses every request that did not follow ``initialize``:
+a server that negotiates a version it does not keep.
 """
 
 from __future__ import annotations
@@ -32,10 +34,28 @@ if "--array-root" in sys.argv:
     TOOLS.append({"name": "matrix", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}})
 
 
+CLAIMS_MODERN = "--claims-modern" in sys.argv
+DISCOVERED = {
+    "cacheScope": "private",
+    "capabilities": {"tools": {}},
+    "resultType": "complete",
+    "supportedVersions": ["2026-07-28"],
+    "ttlMs": 0,
+}
+initialized = False
+
+
 def answer(message: dict[str, Any]) -> dict[str, Any] | None:
+    global initialized  # noqa: PLW0603 (one connection per process)
     method = message.get("method")
     if "id" not in message:
         return None  # a notification
+    initialized = initialized or method == "initialize"
+    if CLAIMS_MODERN and method == "server/discover":
+        return {"jsonrpc": "2.0", "id": message["id"], "result": DISCOVERED}
+    if CLAIMS_MODERN and not initialized:
+        error = {"code": -32600, "message": "Server not initialized: send initialize first"}
+        return {"jsonrpc": "2.0", "id": message["id"], "error": error}
     if method == "initialize":
         result: dict[str, Any] = {
             "protocolVersion": "2025-11-25",
