@@ -330,6 +330,15 @@ def snapshot_clash(first: str, second: str) -> str:
     )
 
 
+def listed_differently(tool: str, first: str, other: str, diff: str) -> str:
+    return (
+        f"tool {tool!r} is listed differently under {other} than under {first}: a client's protocol version "
+        f"changes the contract it sees.\n\nDiff (- {first}, + {other}):\n{diff.rstrip()}\n\n"
+        "Publish one contract for every version (the snapshot holds the first's), or offer one version only "
+        "(ini mcp_contract_protocol_versions)."
+    )
+
+
 def no_longer_listed(tool: str) -> str:
     return f"tool {tool!r} was listed when the suite was collected, but not any more"
 

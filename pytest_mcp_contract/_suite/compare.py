@@ -88,6 +88,36 @@ def compare_snapshot(
     pytest.fail(messages.schema_changed(tool_name, counts, lines, diff, shown), pytrace=False)
 
 
+def versions_differ(listed: dict[str, Tool], fields: tuple[str, ...]) -> str | None:
+    """Why a tool's listing differs between protocol versions (version -> the tool as listed under
+    it, the first one first), shown as a diff of what is snapshotted; ``None`` when it does not.
+
+    FastMCP gives a 2025-11-25 client an object root around a schema that has none, on purpose:
+    that difference alone is the adaptation the older era needs, not a finding.
+    """
+    from pytest_mcp_contract._suite.snapshots import document, serialize
+
+    (first, tool), *others = listed.items()
+    expected = serialize(document(tool, fields))
+    for version, other in others:
+        shown = serialize(document(other, fields))
+        if shown == expected or _adapted_root(tool, other):
+            continue
+        lines = difflib.unified_diff(
+            expected.splitlines(keepends=True), shown.splitlines(keepends=True), fromfile=first, tofile=version
+        )
+        return messages.listed_differently(tool.name, first, version, "".join(lines))
+    return None
+
+
+def _adapted_root(tool: Tool, other: Tool) -> bool:
+    """Two listings of one FastMCP tool that differ only in its output schema (its version adaptation)."""
+    fastmcp = isinstance(tool.meta, dict) and isinstance(tool.meta.get("fastmcp"), dict)
+    return fastmcp and tool.model_copy(update={"output_schema": None}) == other.model_copy(
+        update={"output_schema": None}
+    )
+
+
 _UNREADABLE: Final = object()
 
 

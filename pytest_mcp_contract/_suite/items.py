@@ -24,7 +24,7 @@ from pytest_mcp_contract._contract.versions import merge
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._run.settings import project_dir
-from pytest_mcp_contract._suite.compare import compare_snapshot
+from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
 
 if TYPE_CHECKING:
     from mcp.types import Tool
@@ -282,6 +282,10 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None) -> Calla
         if clash is not None:
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
         compare_snapshot(request, snapshot, _listed(request, tool_name), _name(settings), settings)
+        listed = {version: tool for version, client in _legs(request) if (tool := client.tools.get(tool_name))}
+        differs = versions_differ(listed, settings.snapshot_fields) if len(listed) > 1 else None
+        if differs is not None:
+            pytest.fail(differs, pytrace=False)
 
     schema.__module__ = __name__  # what syrupy reads as the test's module
     return schema

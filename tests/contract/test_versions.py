@@ -208,3 +208,44 @@ def test_a_server_that_claims_2026_and_then_wants_initialize_is_named(project: P
             "not keep (a 2026-07-28 server needs no initialize). *"
         ]
     )
+
+
+BY_VERSION = """
+from mcp.server import Server
+from mcp.types import CallToolResult, ListToolsResult, TextContent, Tool
+
+async def list_tools(ctx, params):
+    number = "integer" if ctx.protocol_version == "2025-11-25" else "number"
+    schema = {"type": "object", "properties": {"n": {"type": number}}, "required": ["n"]}
+    return ListToolsResult(tools=[Tool(name="count", input_schema={"type": "object"}, output_schema=schema)])
+
+async def call_tool(ctx, params):
+    return CallToolResult(content=[TextContent(type="text", text='{"n": 1}')], structured_content={"n": 1})
+
+server = Server("by-version", on_list_tools=list_tools, on_call_tool=call_tool)
+"""
+
+
+def test_a_listing_that_differs_between_versions_is_shown_as_a_diff(project: Project) -> None:
+    project.pytester.makepyfile(by_version=BY_VERSION)
+    project.configure("by_version.py:server", suite=True)
+    result = project.run("--snapshot-update", "-k", "schema")
+    result.assert_outcomes(failed=1, deselected=1)
+    result.stdout.fnmatch_lines(
+        [
+            "tool 'count' is listed differently under 2025-11-25 than under 2026-07-28: a client's protocol version "
+            "changes the contract it sees.",
+            "",
+            "Diff (- 2026-07-28, + 2025-11-25):",
+            "--- 2026-07-28",
+            "+++ 2025-11-25",
+            "*",
+            '-        "type": "number"',
+            '+        "type": "integer"',
+        ]
+    )
+    # The snapshot holds the first version's listing, and one version alone is one contract.
+    assert '"number"' in (project.pytester.path / "mcp_contract_snapshots" / "by-version" / "count.json").read_text()
+    project.run("-k", "schema", "-o", "mcp_contract_protocol_versions=2026-07-28").assert_outcomes(
+        passed=1, deselected=1
+    )
