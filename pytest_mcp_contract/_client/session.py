@@ -59,6 +59,13 @@ _CAPABILITY_OF: Final = {
     "ListRootsRequest": "roots",
 }
 
+_REFUSALS: Final = {
+    "Sampling not supported": "sampling",
+    "Elicitation not supported": "elicitation",
+    "List roots not supported": "roots",
+}
+"""What the SDK client answers a server's request with when it has no callback for it."""
+
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
 
@@ -441,6 +448,12 @@ class ContractSession:
     ) -> CallToolResult:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
+        if answer.result.is_error and not expect_error:
+            texts = [block.text for block in answer.result.content if block.type == "text"]
+            capability = self._unanswered("\n".join([*texts, answer.cause or ""]))
+            if capability is not None:  # the tool failed on a request this client could not answer
+                said = "the tool failed on the client's answer to its request"
+                raise ClientCapabilityError(name, messages.capability_missing(name, [capability], said))
         # This very call's cause (None: none was recorded); never another call's, looked up by name.
         violations = self._violations(name, answer.result, expect_error=expect_error, cause=answer.cause)
         if self.triage is not None:
@@ -464,6 +477,9 @@ class ContractSession:
             raise error
         elif error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the test's client, not the server
             raise ClientCapabilityError(name, self.needs_capability(name, error)) from None
+        elif (capability := self._unanswered(error.error.message)) is not None:
+            said = f"the client answered its request with {error.error.message!r}"
+            raise ClientCapabilityError(name, messages.capability_missing(name, [capability], said)) from None
         else:
             # With an HTTP status the SDK's message leaves out.
             meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
@@ -480,6 +496,14 @@ class ContractSession:
             raise error
         # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
         raise ContractViolationError(violations, tool=name, arguments=arguments) from None
+
+    def _unanswered(self, text: str) -> str | None:
+        """The capability a mid-call request asked for when this client's answer was the SDK's refusal
+        for a callback it was not given (``Elicitation not supported``), as the server relays it."""
+        for refusal, capability in _REFUSALS.items():
+            if refusal in text and messages.CALLBACK_FOR[capability] not in self.callbacks:
+                return capability
+        return None
 
     def needs_capability(self, name: str, error: MCPError) -> str:
         """What a -32021 error (the client lacks a capability the tool requires) tells the user to do."""

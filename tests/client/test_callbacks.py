@@ -167,3 +167,48 @@ def test_fuzzing_skips_a_tool_that_needs_a_capability_the_client_lacks(project: 
     result.stdout.fnmatch_lines(
         ["SKIPPED [[]1[]] *: not fuzzed: tool 'book' needs the client capability elicitation, which the plugin's *"]
     )
+
+
+MIDCALL_TESTS = """
+import pytest
+
+@pytest.mark.mcp_contract_protocol_version("2025-11-25")
+def test_older(mcp_contract):
+    assert mcp_contract.call_tool("confirm").structured_content == {"result": "going on"}
+
+def test_newer(mcp_contract):
+    mcp_contract.call_tool("confirm")
+"""
+
+
+def test_a_request_sent_mid_call_is_answered_up_to_2025_and_has_no_way_back_at_2026(project: Project) -> None:
+    project.pytester.makeconftest(
+        CALLBACKS.replace('{"size": 4} if field == "size" else ', '{"sure": True} if field == "sure" else ')
+    )
+    project.configure(target("asks_midcall"))
+    project.tests(MIDCALL_TESTS)
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [[]tool-error @ 2026-07-28[]]",
+            "E         the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error -32600: "
+            "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated "
+            "requests. The tool sent the client a request of its own in the middle of the call, which MCP "
+            "2026-07-28 has no way back for: *",
+        ]
+    )
+
+
+def test_a_request_sent_mid_call_without_a_callback_names_the_capability(project: Project) -> None:
+    project.configure(target("asks_midcall"))
+    project.tests(MIDCALL_TESTS.split("def test_newer", maxsplit=1)[0])
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'confirm' needs the client capability elicitation, "
+            "which the plugin's client does not declare (the client answered its request with 'Elicitation not "
+            "supported'). Give the client its callback: *"
+        ]
+    )
