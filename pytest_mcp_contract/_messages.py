@@ -191,6 +191,13 @@ def no_back_channel(message: str, version: str) -> str:
     )
 
 
+def refused_for_version(message: str, version: str) -> str:
+    return (
+        f"{message.rstrip('.')}. The server's SDK would not send the result the tool built, as MCP {version} does not "
+        "allow it: up to 2025-11-25, for example, structured_content is an object and there is no InputRequiredResult."
+    )
+
+
 def unreadable_answer(server: str, tool: str, why: str) -> str:
     return (
         f"{server} answered tools/call {tool!r} with a line no MCP client can read: {why}. "

@@ -66,6 +66,9 @@ _REFUSALS: Final = {
 }
 """What the SDK client answers a server's request with when it has no callback for it."""
 
+_SDK_REFUSED: Final = "Handler returned an invalid result"
+"""What the SDK's server answers instead of a result its wire model for the session's version rejects."""
+
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
 
@@ -487,6 +490,10 @@ class ContractSession:
             if "no back-channel" in error.error.message and self.negotiated is not None:
                 # A request sent mid-call (ctx.elicit, ctx.session.create_message) has no way back at 2026-07-28.
                 message = messages.no_back_channel(message, self.negotiated)
+                violations = [Violation("tool-error", name, message, versions=(self.negotiated,))]
+            elif error.error.message == _SDK_REFUSED and self.negotiated is not None:
+                # The SDK's server would not send what the tool built, under the version of this session.
+                message = messages.refused_for_version(message, self.negotiated)
                 violations = [Violation("tool-error", name, message, versions=(self.negotiated,))]
             else:
                 violations = [Violation("tool-error", name, message)]

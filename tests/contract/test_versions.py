@@ -160,7 +160,8 @@ def test_an_example_call_that_breaks_only_the_older_era_names_it(project: Projec
             "tool 'numbers' called with no arguments broke its contract (1 violation):",
             "[[]tool-error @ 2025-11-25[]]",
             "  the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error -32603: "
-            "Handler returned an invalid result*",
+            "Handler returned an invalid result. The server's SDK would not send the result the tool built, as MCP "
+            "2025-11-25 does not allow it: *",
         ]
     )
 
