@@ -66,7 +66,8 @@ CHECKS: Final[Mapping[CheckId, str]] = {
     ),
     "answer-unreadable": (
         "Write each message as one line of UTF-8 JSON: no raw bytes in strings, no lone surrogate escapes "
-        "(\\ud800 alone), at most 200 levels deep. Look at how the tool builds its result."
+        "(\\ud800 alone), at most 200 levels deep, with every field the session's protocol version requires. "
+        "Look at how the tool builds its result."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

@@ -46,10 +46,20 @@ def test_a_handshake_era_server_is_held_to_its_own_era_over_stdio(project: Proje
 
         def test_point(mcp_contract):
             assert mcp_contract.call_tool("point").structured_content == {"x": 1}
+
+        def test_bare(mcp_contract):
+            mcp_contract.call_tool("bare")
         """
     )
     result = project.run()
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [[]answer-unreadable @ 2025-11-25[]]",
+            "E         the stdio server * answered tools/call 'bare' with a result that MCP 2025-11-25 does not allow "
+            "(content: Field required): a client on 2025-11-25 rejects it. *",
+        ]
+    )
     result.stdout.fnmatch_lines(
         [
             "E       pytest_mcp_contract.ContractViolationError: tool 'numbers' called with no arguments broke its "
@@ -69,7 +79,7 @@ def test_a_listing_a_2025_client_rejects_is_named_with_the_version(project: Proj
     result.stdout.fnmatch_lines(
         [
             "*tools/list on the stdio server * answered with a listing that MCP 2025-11-25 does not allow "
-            "(tools.2.outputSchema.type: Input should be 'object'): a client on 2025-11-25 rejects the whole "
+            "(tools.3.outputSchema.type: Input should be 'object'): a client on 2025-11-25 rejects the whole "
             "listing, so no tool can be checked under it.*"
         ]
     )

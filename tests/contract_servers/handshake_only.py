@@ -2,8 +2,8 @@
 
 Like many servers not built on the Python SDK, it sends what its tools return without checking it
 against its own era's wire model: ``numbers`` answers with a list as structured content, which only
-2026-07-28 allows, so every client that can speak to this server rejects it; ``point`` keeps the
-contract. With ``--array-root`` it also lists ``matrix``, whose output schema has an array root,
+2026-07-28 allows, so every client that can speak to this server rejects it; ``bare`` leaves out
+``content``, which every version requires; ``point`` keeps the contract. With ``--array-root`` it also lists ``matrix``, whose output schema has an array root,
 which makes its whole listing unreadable for 2025-11-25 clients. It answers ``server/discover``
 with "method not found", as a server that predates it does; with ``--claims-modern`` it answers it
 as a 2026-07-28 server would, and then refuses every request that did not follow ``initialize``:
@@ -18,6 +18,7 @@ from typing import Any
 
 TOOLS: list[dict[str, Any]] = [
     {"name": "numbers", "inputSchema": {"type": "object"}},
+    {"name": "bare", "inputSchema": {"type": "object"}},
     {
         "name": "point",
         "inputSchema": {"type": "object"},
@@ -27,6 +28,7 @@ TOOLS: list[dict[str, Any]] = [
 RESULTS: dict[str, dict[str, Any]] = {
     "numbers": {"content": [{"type": "text", "text": "[1, 2]"}], "structuredContent": [1, 2]},
     "point": {"content": [{"type": "text", "text": '{"x": 1}'}], "structuredContent": {"x": 1}},
+    "bare": {"structuredContent": {"x": 1}},
 }
 
 

@@ -66,8 +66,8 @@ def test_an_unreadable_answer_fails_its_own_call_at_once_and_the_next_call_is_ju
             "The call failed as that line came; the session goes on.",
             "E       Next step:",
             "E       - answer-unreadable: Write each message as one line of UTF-8 JSON: no raw bytes in strings, "
-            "no lone surrogate escapes (\\ud800 alone), at most 200 levels deep. Look at how the tool builds "
-            "its result.",
+            "no lone surrogate escapes (\\ud800 alone), at most 200 levels deep, with every field the session's "
+            "protocol version requires. Look at how the tool builds its result.",
         ]
     )
     output = result.stdout.str()
