@@ -20,6 +20,12 @@ from mcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
 from pydantic import TypeAdapter, ValidationError
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._client.answering import (
+    answer_round,
+    client_callbacks,
+    refused_capability,
+    required_capabilities,
+)
 from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
 from pytest_mcp_contract._contract.versions import MODERN, OffModel, client_mode, off_model
@@ -52,19 +58,6 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS: Final = 10
 """``InputRequiredResult`` rounds a call may take (the SDK client's own default)."""
-
-_CAPABILITY_OF: Final = {
-    "CreateMessageRequest": "sampling",
-    "ElicitRequest": "elicitation",
-    "ListRootsRequest": "roots",
-}
-
-_REFUSALS: Final = {
-    "Sampling not supported": "sampling",
-    "Elicitation not supported": "elicitation",
-    "List roots not supported": "roots",
-}
-"""What the SDK client answers a server's request with when it has no callback for it."""
 
 _SDK_REFUSED: Final = "Handler returned an invalid result"
 """What the SDK's server answers instead of a result its wire model for the session's version rejects."""
@@ -274,7 +267,7 @@ class ContractSession:
                     for round_number in range(1, MAX_ROUNDS + 1):
                         if not isinstance(result, mcp.types.InputRequiredResult):
                             break
-                        responses = await self._answer_round(name, result, round_number)
+                        responses = await answer_round(self.client.session, self.callbacks, name, result, round_number)
                         result = await self._send_call(name, arguments, responses, result.request_state)
                     if isinstance(result, mcp.types.InputRequiredResult):
                         raise ClientCapabilityError(name, messages.rounds_without_end(name, MAX_ROUNDS))
@@ -316,33 +309,6 @@ class ContractSession:
             refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
             raise MCPError(mcp.types.INTERNAL_ERROR, refusal.why, refusal) from None
         return answer
-
-    async def _answer_round(self, name: str, asked: mcp.types.InputRequiredResult, round_number: int) -> dict[str, Any]:
-        """The client's answers to one round's input requests, by key; one it cannot give stops the call."""
-        __tracebackhide__ = True
-        from mcp.client.session import ClientRequestContext
-
-        session = self.client.session
-        answers: dict[str, Any] = {}
-        for key, request in (asked.input_requests or {}).items():
-            capability = _CAPABILITY_OF.get(type(request).__name__, type(request).__name__)
-            what = _asked(request)
-            if messages.CALLBACK_FOR.get(capability, capability) not in self.callbacks:
-                unanswered = messages.round_unanswered(
-                    name, round_number, key, what, capability=capability, declined=""
-                )
-                raise ClientCapabilityError(name, unanswered)
-            meta = request.params.meta if request.params is not None else None
-            answer = await session.dispatch_input_request(
-                ClientRequestContext(session=session, request_id=key, meta=meta), request
-            )
-            if isinstance(answer, mcp.types.ErrorData):
-                unanswered = messages.round_unanswered(
-                    name, round_number, key, what, capability=capability, declined=answer.message
-                )
-                raise ClientCapabilityError(name, unanswered)
-            answers[key] = answer
-        return answers
 
     def timed_out(self, name: str, limit: float) -> ToolTimeoutError:
         """The error for a call that did not answer in time, naming a flood of output if there was one."""
@@ -453,7 +419,7 @@ class ContractSession:
         __tracebackhide__ = True
         if answer.result.is_error and not expect_error:
             texts = [block.text for block in answer.result.content if block.type == "text"]
-            capability = self._unanswered("\n".join([*texts, answer.cause or ""]))
+            capability = refused_capability("\n".join([*texts, answer.cause or ""]), self.callbacks)
             if capability is not None:  # the tool failed on a request this client could not answer
                 said = "the tool failed on the client's answer to its request"
                 raise ClientCapabilityError(name, messages.capability_missing(name, [capability], said))
@@ -480,7 +446,7 @@ class ContractSession:
             raise error
         elif error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the test's client, not the server
             raise ClientCapabilityError(name, self.needs_capability(name, error)) from None
-        elif (capability := self._unanswered(error.error.message)) is not None:
+        elif (capability := refused_capability(error.error.message, self.callbacks)) is not None:
             said = f"the client answered its request with {error.error.message!r}"
             raise ClientCapabilityError(name, messages.capability_missing(name, [capability], said)) from None
         else:
@@ -504,17 +470,9 @@ class ContractSession:
         # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
         raise ContractViolationError(violations, tool=name, arguments=arguments) from None
 
-    def _unanswered(self, text: str) -> str | None:
-        """The capability a mid-call request asked for when this client's answer was the SDK's refusal
-        for a callback it was not given (``Elicitation not supported``), as the server relays it."""
-        for refusal, capability in _REFUSALS.items():
-            if refusal in text and messages.CALLBACK_FOR[capability] not in self.callbacks:
-                return capability
-        return None
-
     def needs_capability(self, name: str, error: MCPError) -> str:
         """What a -32021 error (the client lacks a capability the tool requires) tells the user to do."""
-        return messages.capability_missing(name, _capabilities(error.error.data), error.error.message)
+        return messages.capability_missing(name, required_capabilities(error.error.data), error.error.message)
 
     def unreadable(self, name: str, error: MCPError) -> Violation | None:
         """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``
@@ -531,28 +489,6 @@ class ContractSession:
             return None
         message = messages.unreadable_answer(server_label(self.server), name, error.error.data.why)
         return Violation("answer-unreadable", name, message)
-
-
-CALLBACKS: Final = (
-    "sampling_callback",
-    "sampling_capabilities",
-    "elicitation_callback",
-    "list_roots_callback",
-    "logging_callback",
-)
-"""The SDK client's keywords a project may give the plugin's client."""
-
-
-def client_callbacks(callbacks: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The callbacks as the SDK's ``Client`` takes them; a keyword it cannot take is a ``TypeError`` now."""
-    given = dict(callbacks or {})
-    unknown = sorted(set(given) - set(CALLBACKS))
-    if unknown:
-        raise TypeError(
-            f"the client callbacks (pytest_mcp_contract_callbacks) hold {', '.join(map(repr, unknown))}; "
-            f"the plugin's client takes {', '.join(CALLBACKS)}"
-        )
-    return {key: value for key, value in given.items() if value is not None}
 
 
 def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
@@ -573,30 +509,9 @@ def _call_answer() -> TypeAdapter[mcp.types.CallToolResult | mcp.types.InputRequ
     return TypeAdapter(mcp.types.CallToolResult | mcp.types.InputRequiredResult)
 
 
-def _asked(request: object) -> str:
-    """What an input request asks, in a few words, for a message."""
-    params = getattr(request, "params", None)
-    message = getattr(params, "message", None)
-    if isinstance(message, str):
-        return f"elicitation {message!r}"
-    messages_asked = getattr(params, "messages", None)
-    if messages_asked:
-        content = getattr(messages_asked[-1], "content", None)
-        return f"sampling of {getattr(content, 'text', '') or type(content).__name__!r}"
-    return "its roots" if type(request).__name__ == "ListRootsRequest" else type(request).__name__
-
-
 def _wants_initialize(error: BaseException) -> bool:
     """Whether an error says the server waits for ``initialize``, which 2026-07-28 has no place for."""
     return isinstance(error, MCPError) and "initializ" in error.error.message.lower()
-
-
-def _capabilities(data: object) -> list[str]:
-    """The capability names a -32021 error's data says the server requires."""
-    required = data.get("requiredCapabilities") if isinstance(data, dict) else None
-    if isinstance(required, dict):
-        return [name for name, value in required.items() if value is not None]
-    return []
 
 
 def single(error: BaseException) -> BaseException:

@@ -1,0 +1,111 @@
+"""The client's side of the conversation: its callbacks, the rounds of an ``InputRequiredResult``,
+and how a request the client cannot answer is told apart from a broken server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+import mcp.types
+from mcp.client.session import ClientRequestContext
+
+from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._errors import ClientCapabilityError
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
+
+CALLBACKS: Final = (
+    "sampling_callback",
+    "sampling_capabilities",
+    "elicitation_callback",
+    "list_roots_callback",
+    "logging_callback",
+)
+"""The SDK client's keywords a project may give the plugin's client."""
+
+
+def client_callbacks(callbacks: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The callbacks as the SDK's ``Client`` takes them; a keyword it cannot take is a ``TypeError`` now."""
+    given = dict(callbacks or {})
+    unknown = sorted(set(given) - set(CALLBACKS))
+    if unknown:
+        raise TypeError(
+            f"the client callbacks (pytest_mcp_contract_callbacks) hold {', '.join(map(repr, unknown))}; "
+            f"the plugin's client takes {', '.join(CALLBACKS)}"
+        )
+    return {key: value for key, value in given.items() if value is not None}
+
+
+CAPABILITY_OF: Final = {
+    "CreateMessageRequest": "sampling",
+    "ElicitRequest": "elicitation",
+    "ListRootsRequest": "roots",
+}
+
+REFUSALS: Final = {
+    "Sampling not supported": "sampling",
+    "Elicitation not supported": "elicitation",
+    "List roots not supported": "roots",
+}
+"""What the SDK client answers a server's request with when it has no callback for it."""
+
+
+async def answer_round(
+    session: ClientSession,
+    callbacks: Mapping[str, Any],
+    name: str,
+    asked: mcp.types.InputRequiredResult,
+    round_number: int,
+) -> dict[str, Any]:
+    """The client's answers to one round's input requests, by key; one it cannot give stops the call."""
+    __tracebackhide__ = True
+    answers: dict[str, Any] = {}
+    for key, request in (asked.input_requests or {}).items():
+        capability = CAPABILITY_OF.get(type(request).__name__, type(request).__name__)
+        what = asked_for(request)
+        if messages.CALLBACK_FOR.get(capability, capability) not in callbacks:
+            unanswered = messages.round_unanswered(name, round_number, key, what, capability=capability, declined="")
+            raise ClientCapabilityError(name, unanswered)
+        meta = request.params.meta if request.params is not None else None
+        answer = await session.dispatch_input_request(
+            ClientRequestContext(session=session, request_id=key, meta=meta), request
+        )
+        if isinstance(answer, mcp.types.ErrorData):
+            unanswered = messages.round_unanswered(
+                name, round_number, key, what, capability=capability, declined=answer.message
+            )
+            raise ClientCapabilityError(name, unanswered)
+        answers[key] = answer
+    return answers
+
+
+def refused_capability(text: str, callbacks: Mapping[str, Any]) -> str | None:
+    """The capability a mid-call request asked for when this client's answer was the SDK's refusal
+    for a callback it was not given (``Elicitation not supported``), as the server relays it."""
+    for refusal, capability in REFUSALS.items():
+        if refusal in text and messages.CALLBACK_FOR[capability] not in callbacks:
+            return capability
+    return None
+
+
+def asked_for(request: object) -> str:
+    """What an input request asks, in a few words, for a message."""
+    params = getattr(request, "params", None)
+    message = getattr(params, "message", None)
+    if isinstance(message, str):
+        return f"elicitation {message!r}"
+    messages_asked = getattr(params, "messages", None)
+    if messages_asked:
+        content = getattr(messages_asked[-1], "content", None)
+        return f"sampling of {getattr(content, 'text', '') or type(content).__name__!r}"
+    return "its roots" if type(request).__name__ == "ListRootsRequest" else type(request).__name__
+
+
+def required_capabilities(data: object) -> list[str]:
+    """The capability names a -32021 error's data says the server requires."""
+    required = data.get("requiredCapabilities") if isinstance(data, dict) else None
+    if isinstance(required, dict):
+        return [name for name, value in required.items() if value is not None]
+    return []
