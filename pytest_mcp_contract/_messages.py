@@ -346,6 +346,23 @@ def listed_differently(tool: str, first: str, other: str, diff: str) -> str:
     )
 
 
+def listed_under_some(tool: str, listed: Sequence[str], unlisted: Sequence[str]) -> str:
+    return (
+        f"tool {tool!r} is listed under {', '.join(listed)} but not under {', '.join(unlisted)}: a client on "
+        f"{', '.join(unlisted)} cannot call it. List it under every version, or offer one version only "
+        "(ini mcp_contract_protocol_versions)."
+    )
+
+
+def callback_declined(tool: str, capability: str, why: str) -> str:
+    """A request the tool sent mid-call that the client's own callback declined or failed on."""
+    return (
+        f"tool {tool!r} asked the client for {capability}, and the client's {CALLBACK_FOR.get(capability, capability)} "
+        f"{why}; the tool failed on that answer. Fix the callback (pytest_mcp_contract_callbacks in conftest.py), "
+        "or pass expect_error=True if the test wants the tool's answer to a refusal."
+    )
+
+
 def no_longer_listed(tool: str) -> str:
     return f"tool {tool!r} was listed when the suite was collected, but not any more"
 

@@ -69,9 +69,16 @@ async def answer_round(
             unanswered = messages.round_unanswered(name, round_number, key, what, capability=capability, declined="")
             raise ClientCapabilityError(name, unanswered)
         meta = request.params.meta if request.params is not None else None
-        answer = await session.dispatch_input_request(
-            ClientRequestContext(session=session, request_id=key, meta=meta), request
-        )
+        try:
+            answer = await session.dispatch_input_request(
+                ClientRequestContext(session=session, request_id=key, meta=meta), request
+            )
+        except Exception as error:  # the user's callback failed: the test's set-up, not the server
+            declined = f"raised {type(error).__name__}: {error}"
+            unanswered = messages.round_unanswered(
+                name, round_number, key, what, capability=capability, declined=declined
+            )
+            raise ClientCapabilityError(name, unanswered) from error
         if isinstance(answer, mcp.types.ErrorData):
             unanswered = messages.round_unanswered(
                 name, round_number, key, what, capability=capability, declined=answer.message
@@ -79,6 +86,31 @@ async def answer_round(
             raise ClientCapabilityError(name, unanswered)
         answers[key] = answer
     return answers
+
+
+def recording(callbacks: dict[str, Any], refusals: list[tuple[str, str]]) -> dict[str, Any]:
+    """The callbacks, each noting in ``refusals`` (capability, why) when it declines or fails: a tool
+    that fails on such an answer failed on the test's callback, not on its own."""
+    wrapped = dict(callbacks)
+    for capability, keyword in messages.CALLBACK_FOR.items():
+        callback = callbacks.get(keyword)
+        if callback is not None:
+            wrapped[keyword] = _recorded(capability, callback, refusals)
+    return wrapped
+
+
+def _recorded(capability: str, callback: Any, refusals: list[tuple[str, str]]) -> Any:
+    async def answer(*args: Any) -> Any:
+        try:
+            given = await callback(*args)
+        except Exception as error:
+            refusals.append((capability, f"raised {type(error).__name__}: {error}"))
+            raise
+        if isinstance(given, mcp.types.ErrorData):
+            refusals.append((capability, f"declined: {given.message}"))
+        return given
+
+    return answer
 
 
 def refused_capability(text: str, callbacks: Mapping[str, Any]) -> str | None:

@@ -23,6 +23,7 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client.answering import (
     answer_round,
     client_callbacks,
+    recording,
     refused_capability,
     required_capabilities,
 )
@@ -99,6 +100,8 @@ class ContractSession:
         self.server = server
         self.callbacks = client_callbacks(callbacks)
         """The SDK client's callbacks (sampling, elicitation, roots): the capabilities it declares."""
+        self._refusals: list[tuple[str, str]] = []
+        """What the callbacks declined or failed on during the call in flight (capability, why)."""
         self.version = version
         """The protocol version the client offers; the server may answer an older one (:attr:`negotiated`)."""
         self.timeout = timeout
@@ -136,7 +139,7 @@ class ContractSession:
                 cache=None,
                 message_handler=self._on_message,
                 mode=client_mode(self.version),
-                **self.callbacks,
+                **recording(self.callbacks, self._refusals),
             )
         else:
             # cache=None: a contract check must see the server's listing, never a cached one.
@@ -146,7 +149,7 @@ class ContractSession:
                 cache=None,
                 raise_exceptions=True,
                 mode=client_mode(self.version),
-                **self.callbacks,
+                **recording(self.callbacks, self._refusals),
             )
         connection = AsyncExitStack()
         try:
@@ -260,6 +263,7 @@ class ContractSession:
         __tracebackhide__ = True
         self._calling = f"during tools/call {name!r}"
         self._call_mark = self.connection.mark() if self.connection is not None else None
+        self._refusals.clear()
         try:
             with marked_call() as key:
                 try:
@@ -417,6 +421,9 @@ class ContractSession:
     ) -> CallToolResult:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
+        if answer.result.is_error and not expect_error and self._refusals:
+            declined, why = self._refusals[0]
+            raise ClientCapabilityError(name, messages.callback_declined(name, declined, why))
         if answer.result.is_error and not expect_error:
             texts = [block.text for block in answer.result.content if block.type == "text"]
             capability = refused_capability("\n".join([*texts, answer.cause or ""]), self.callbacks)
@@ -446,9 +453,12 @@ class ContractSession:
             raise error
         elif error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the test's client, not the server
             raise ClientCapabilityError(name, self.needs_capability(name, error)) from None
-        elif (capability := refused_capability(error.error.message, self.callbacks)) is not None:
+        elif self._refusals:  # the tool failed on an answer the test's own callback gave
+            declined, why = self._refusals[0]
+            raise ClientCapabilityError(name, messages.callback_declined(name, declined, why)) from None
+        elif (lacking := refused_capability(error.error.message, self.callbacks)) is not None:
             said = f"the client answered its request with {error.error.message!r}"
-            raise ClientCapabilityError(name, messages.capability_missing(name, [capability], said)) from None
+            raise ClientCapabilityError(name, messages.capability_missing(name, [lacking], said)) from None
         else:
             # With an HTTP status the SDK's message leaves out.
             meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""

@@ -58,17 +58,26 @@ def off_model(version: str, errors: list[dict[str, Any]]) -> OffModel:
 
 def merge(found: Mapping[str, Sequence[Violation]]) -> list[Violation]:
     """One list from the violations found under each version (in order): one found under every
-    version holds for all, and says none; any other names the versions it was found under."""
+    version holds for all, and says none; any other names the versions it was found under.
+
+    Messages that name the version they were found under count as one finding.
+    """
     order = list(found)
     seen: dict[tuple[str, str, str, str | None], tuple[Violation, list[str]]] = {}
     for version, violations in found.items():
         for violation in violations:
-            key = (violation.check, violation.tool, violation.message, violation.path)
+            key = (violation.check, violation.tool, _unversioned(violation.message), violation.path)
             versions = seen.setdefault(key, (violation, []))[1]
             versions += [held for held in (violation.versions or (version,)) if held not in versions]
     merged = []
     for violation, versions in seen.values():
-        everywhere = set(order) <= set(versions) and not violation.versions
+        everywhere = set(order) <= set(versions)
         held = () if everywhere else tuple(sorted(versions, key=lambda v: order.index(v) if v in order else len(order)))
         merged.append(replace(violation, versions=held))
     return merged
+
+
+def _unversioned(message: str) -> str:
+    for version in (*HANDSHAKE_ERA, MODERN):
+        message = message.replace(version, "<version>")
+    return message

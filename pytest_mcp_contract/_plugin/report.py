@@ -60,6 +60,8 @@ class ContractReport:
     """Everything recorded in this run, per server and tool (filled on the controller)."""
 
     main: str = ""
+    versions: tuple[str, ...] = ()
+    """The protocol versions offered: a tool broken under each of them is broken, not kept under some."""
     """The configured server's name: it comes first, and the suite's records are about it."""
     renamed: str = ""
     """The name the configured server gives itself, when it changes between processes (``main`` is its target)."""
@@ -194,7 +196,11 @@ class ContractReport:
                     "(ini mcp_contract_require_json_text = true makes this fail)",
                 )
             )
-        some = sorted(f"{tool.shown} (breaks {', '.join(broken)})" for tool in tools if (broken := _broken_under(tool)))
+        some = sorted(
+            f"{tool.shown} (breaks {', '.join(broken)})"
+            for tool in tools
+            if (broken := _broken_under(tool)) and not set(self.versions) <= set(broken)
+        )
         if some:
             facts.append(("kept under some protocol versions only", "; ".join(some)))
         facts += self._fuzz_facts(tools)
@@ -355,7 +361,7 @@ class ReportPlugin:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.report = ContractReport(allow=dict(settings.allow))
+        self.report = ContractReport(allow=dict(settings.allow), versions=settings.protocol_versions)
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run
         self.ran: set[str] = set()

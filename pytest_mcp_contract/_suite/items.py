@@ -209,6 +209,8 @@ def _call_test(case: Case) -> Callable[..., None]:
         __tracebackhide__ = True
         found: dict[str, list[Violation]] = {}
         for version, client in _legs(request):
+            if case.tool not in client.tools:  # not listed under that version: its schema item says so
+                continue
             try:
                 client.call_tool(case.tool, case.arguments)
             except ContractViolationError as error:
@@ -282,7 +284,11 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None) -> Calla
         if clash is not None:
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
         compare_snapshot(request, snapshot, _listed(request, tool_name), _name(settings), settings)
-        listed = {version: tool for version, client in _legs(request) if (tool := client.tools.get(tool_name))}
+        legs = _legs(request)
+        listed = {version: tool for version, client in legs if (tool := client.tools.get(tool_name))}
+        unlisted = [version for version, _client in legs if version not in listed]
+        if unlisted:
+            pytest.fail(messages.listed_under_some(tool_name, list(listed), unlisted), pytrace=False)
         differs = versions_differ(listed, settings.snapshot_fields) if len(listed) > 1 else None
         if differs is not None:
             pytest.fail(differs, pytrace=False)
@@ -346,7 +352,9 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     per_version: dict[str, list[Violation]] = {}
     for version, client in _legs(request):
         # Output a stdio server wrote before any call (a banner) is told by the first tool check.
-        tool = client.tools.get(tool_name, first)
+        tool = client.tools.get(tool_name)
+        if tool is None:  # not listed under that version: its schema item says so
+            continue
         per_version[version] = client.session.noise(tool_name) + check_tool(
             tool, server=settings.server, version=version
         )

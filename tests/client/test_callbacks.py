@@ -212,3 +212,36 @@ def test_a_request_sent_mid_call_without_a_callback_names_the_capability(project
             "supported'). Give the client its callback: *"
         ]
     )
+
+
+def test_a_callback_that_declines_a_mid_call_request_is_the_tests_not_the_servers(project: Project) -> None:
+    project.pytester.makeconftest(
+        """
+        import mcp.types as t
+
+        async def refuse(context, params):
+            return t.ErrorData(code=-1, message="not today")
+
+        def pytest_mcp_contract_callbacks(server, config):
+            return {"elicitation_callback": refuse}
+        """
+    )
+    project.configure(target("asks"))
+    project.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_contract_protocol_version("2025-11-25")
+        def test_book(mcp_contract):
+            mcp_contract.call_tool("book", {"date": "friday"})
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'book' asked the client for elicitation, and the "
+            "client's elicitation_callback declined: not today; the tool failed on that answer. *"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*tool-error*")

@@ -260,3 +260,36 @@ def test_a_listing_that_differs_between_versions_is_shown_as_a_diff(project: Pro
     project.run("-k", "schema", "-o", "mcp_contract_protocol_versions=2026-07-28").assert_outcomes(
         passed=1, deselected=1
     )
+
+
+SOME_VERSIONS = """
+from mcp.server import Server
+from mcp.types import ListToolsResult, Tool
+
+async def list_tools(ctx, params):
+    tools = [Tool(name="bare", input_schema={"type": "object"})]
+    if ctx.protocol_version != "2025-11-25":
+        tools.append(Tool(name="extra", input_schema={"type": "object"}))
+    return ListToolsResult(tools=tools)
+
+async def call_tool(ctx, params):
+    return {"structuredContent": {"x": 1}}  # no content: no version allows that
+
+server = Server("some-versions", on_list_tools=list_tools, on_call_tool=call_tool)
+"""
+
+
+def test_a_defect_under_every_version_is_told_once_and_a_tool_missing_under_one_is_named(project: Project) -> None:
+    project.pytester.makepyfile(some_versions=SOME_VERSIONS)
+    project.pytester.makefile(".toml", cases='[[case]]\ntool = "bare"\n')
+    project.configure("some_versions.py:server", suite=True, mcp_contract_cases="cases.toml")
+    result = project.run("--snapshot-update", "-k", "call or schema[extra]")
+    result.assert_outcomes(failed=2, deselected=3)
+    result.stdout.fnmatch_lines(
+        [
+            "tool 'bare' called with no arguments broke its contract (1 violation):",
+            "[[]tool-error[]]",
+            "*tool 'extra' is listed under 2026-07-28 but not under 2025-11-25: a client on 2025-11-25 cannot call it.*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*kept under some protocol versions only*")
