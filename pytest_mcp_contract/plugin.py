@@ -93,8 +93,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         from pytest_mcp_contract._suite.items import list_for_suite
 
         updating = bool(config.getoption("update_snapshots", False))
-        config.stash[LISTING] = list_for_suite(settings, config.stash[POOL], updating=updating)
-        if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no test: close it now
+        controller = config.pluginmanager.hasplugin("dsession")  # the xdist controller runs no test
+        listing = list_for_suite(settings, config.stash[POOL], updating=updating, every_version=not controller)
+        config.stash[LISTING] = listing
+        if controller:
             config.stash[POOL].close_spares()
 
 

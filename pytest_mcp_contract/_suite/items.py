@@ -98,11 +98,14 @@ class Listing(NamedTuple):
     """The other versions whose session could not open or list, and why."""
 
 
-def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = False) -> Listing | str:
+def list_for_suite(
+    settings: Settings, pool: SessionPool, *, updating: bool = False, every_version: bool = True
+) -> Listing | str:
     """The configured server's tools and example calls, or why the tools could not be listed.
 
-    The session that listed them goes to the pool, for the first test. Also tells the snapshot
-    store which tools exist. A broken cases file is a usage error.
+    The sessions that listed them go to the pool, for the first tests. Also tells the snapshot
+    store which tools exist. A broken cases file is a usage error. Without ``every_version`` (the
+    xdist controller, which only needs the tools' names) only the first version lists.
     """
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._run.paths import server_folder
@@ -115,7 +118,7 @@ def list_for_suite(settings: Settings, pool: SessionPool, *, updating: bool = Fa
         return str(error)
     pool.keep(client)
     unlisted = {}
-    for version in settings.protocol_versions[1:]:  # each version's session too, kept for the first test
+    for version in settings.protocol_versions[1:] if every_version else ():  # kept for the first test
         try:
             pool.keep(pool.open(settings.server, version))
         except SessionError as error:
