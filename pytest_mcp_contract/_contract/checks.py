@@ -9,7 +9,7 @@ from pydantic_core import to_json
 
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
-from pytest_mcp_contract._contract.versions import has_object_rules
+from pytest_mcp_contract._contract.versions import adapts_schema_to_version, has_object_rules
 from pytest_mcp_contract._contract.violations import Violation, noted_checks
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
@@ -33,7 +33,7 @@ def check_tool(tool: Tool, *, server: object | None = None, version: str | None 
     schema = tool.output_schema
     if schema is not None:
         problems = compile_schema(schema).problems
-        if not has_object_rules(version) or _adapts_schema_to_version(tool):
+        if not has_object_rules(version) or adapts_schema_to_version(tool):
             problems = tuple(problem for problem in problems if not problem.wire)
         held = (version,) if version is not None else ()
         return [
@@ -52,12 +52,6 @@ def check_tool(tool: Tool, *, server: object | None = None, version: str | None 
             )
         ]
     return []
-
-
-def _adapts_schema_to_version(tool: Tool) -> bool:
-    """FastMCP (its tools carry ``_meta.fastmcp``) gives clients on 2025-11-25 an object root and
-    newer ones the schema as written: a version not told (the public API) is no reason to flag it."""
-    return isinstance(tool.meta, dict) and isinstance(tool.meta.get("fastmcp"), dict)
 
 
 @public

@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 if TYPE_CHECKING:
+    from mcp.types import Tool
+
     from pytest_mcp_contract._contract.violations import Violation
 
 MODERN: Final = "2026-07-28"
@@ -31,6 +33,27 @@ def has_object_rules(version: str | None) -> bool:
     """Whether ``outputSchema`` and ``structuredContent`` must be objects at ``version`` (unknown:
     the stricter rule, as a client of the older era may always be asking)."""
     return version is None or version in HANDSHAKE_ERA
+
+
+def adapts_schema_to_version(tool: Tool) -> bool:
+    """FastMCP (its tools carry ``_meta.fastmcp``) gives clients on 2025-11-25 an object root and newer
+    ones the schema as written: the root rule seen on another version, or none told, is no defect."""
+    return isinstance(tool.meta, dict) and isinstance(tool.meta.get("fastmcp"), dict)
+
+
+def only_root_adapted(one: Tool, other: Tool) -> bool:
+    """Two listings of one tool that differ only by the object root its server adds for the handshake
+    era (``"type": "object"`` on the same schema), as FastMCP does."""
+    if not (adapts_schema_to_version(one) and isinstance(one.output_schema, dict)):
+        return False
+    if not isinstance(other.output_schema, dict):
+        return False
+    unschema = {"output_schema": None}
+    if one.model_copy(update=unschema) != other.model_copy(update=unschema):
+        return False
+    schemas = (one.output_schema, other.output_schema)
+    untyped = [{key: value for key, value in schema.items() if key != "type"} for schema in schemas]
+    return untyped[0] == untyped[1] and all(schema.get("type", "object") == "object" for schema in schemas)
 
 
 def client_mode(version: str) -> Literal["auto", "legacy"]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pytest
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._contract.versions import only_root_adapted
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
@@ -92,7 +93,7 @@ def versions_differ(listed: dict[str, Tool], fields: tuple[str, ...]) -> str | N
     """Why a tool's listing differs between protocol versions (version -> the tool as listed under
     it, the first one first), shown as a diff of what is snapshotted; ``None`` when it does not.
 
-    FastMCP gives a 2025-11-25 client an object root around a schema that has none, on purpose:
+    FastMCP adds ``"type": "object"`` to a root that has none for a 2025-11-25 client, on purpose:
     that difference alone is the adaptation the older era needs, not a finding.
     """
     from pytest_mcp_contract._suite.snapshots import document, serialize
@@ -101,21 +102,13 @@ def versions_differ(listed: dict[str, Tool], fields: tuple[str, ...]) -> str | N
     expected = serialize(document(tool, fields))
     for version, other in others:
         shown = serialize(document(other, fields))
-        if shown == expected or _adapted_root(tool, other):
+        if shown == expected or only_root_adapted(tool, other):
             continue
         lines = difflib.unified_diff(
             expected.splitlines(keepends=True), shown.splitlines(keepends=True), fromfile=first, tofile=version
         )
         return messages.listed_differently(tool.name, first, version, "".join(lines))
     return None
-
-
-def _adapted_root(tool: Tool, other: Tool) -> bool:
-    """Two listings of one FastMCP tool that differ only in its output schema (its version adaptation)."""
-    fastmcp = isinstance(tool.meta, dict) and isinstance(tool.meta.get("fastmcp"), dict)
-    return fastmcp and tool.model_copy(update={"output_schema": None}) == other.model_copy(
-        update={"output_schema": None}
-    )
 
 
 _UNREADABLE: Final = object()

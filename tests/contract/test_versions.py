@@ -8,9 +8,14 @@ flagged there, and one that breaks the older era's rule is named with that versi
 from __future__ import annotations
 
 import sys
+from typing import Any
 
+import pytest
 from conftest import SERVERS, Project, target
 from contract_servers.wire import CASES as WIRE_TOOLS
+from mcp.types import Tool
+
+from pytest_mcp_contract._contract.versions import only_root_adapted
 
 HANDSHAKE_ONLY = f"stdio:{sys.executable} {SERVERS / 'handshake_only.py'}"
 
@@ -293,3 +298,40 @@ def test_a_defect_under_every_version_is_told_once_and_a_tool_missing_under_one_
         ]
     )
     result.stdout.no_fnmatch_line("*kept under some protocol versions only*")
+
+
+@pytest.mark.parametrize(
+    ("fastmcp", "first", "second", "adapted"),
+    [
+        (
+            True,
+            {"properties": {"n": {"type": "integer"}}},
+            {"properties": {"n": {"type": "integer"}}, "type": "object"},
+            True,
+        ),
+        (True, {"type": "object"}, {"type": "object"}, True),
+        (
+            True,
+            {"properties": {"n": {"type": "number"}}},
+            {"properties": {"n": {"type": "integer"}}, "type": "object"},
+            False,
+        ),
+        (True, {"type": "array"}, {"type": "object"}, False),
+        (
+            False,
+            {"properties": {"n": {"type": "integer"}}},
+            {"properties": {"n": {"type": "integer"}}, "type": "object"},
+            False,
+        ),
+    ],
+    ids=["root-added", "same", "property-changed", "array-root", "not-fastmcp"],
+)
+def test_only_fastmcps_object_root_is_excused_between_versions(
+    fastmcp: bool, first: dict[str, Any], second: dict[str, Any], adapted: bool
+) -> None:
+    meta: dict[str, Any] | None = {"fastmcp": {"tags": []}} if fastmcp else None
+    one, other = (
+        Tool.model_validate({"name": "t", "inputSchema": {"type": "object"}, "outputSchema": schema, "_meta": meta})
+        for schema in (first, second)
+    )
+    assert only_root_adapted(one, other) is adapted
