@@ -137,35 +137,30 @@ def tool_timed_out(name: str, timeout: float, meanwhile: str) -> str:
     )
 
 
-CALLBACK_FOR: Final = {
-    "elicitation": "elicitation_callback",
-    "sampling": "sampling_callback",
-    "roots": "list_roots_callback",
-}
-"""The SDK client's callback behind each capability."""
-
-
-def capability_missing(tool: str, capabilities: Sequence[str], said: str) -> str:
-    """A tool that needs client capabilities the plugin's client was not given (``said``: the server's words)."""
-    wanted = " and ".join(capabilities) or "a client capability"
+def capability_missing(tool: str, needs: Mapping[str, str], said: str) -> str:
+    """A tool that needs client capabilities the plugin's client was not given (``needs``: capability ->
+    the SDK client's callback for it; ``said``: the server's words)."""
+    wanted = " and ".join(needs) or "a client capability"
     return (
         f"tool {tool!r} needs the client capability {wanted}, which the plugin's client does not declare"
-        f"{f' ({said})' if said else ''}. {_give(capabilities)}"
+        f"{f' ({said})' if said else ''}. {_give(needs.values())}"
     )
 
 
-def round_unanswered(tool: str, round_number: int, key: str, asked: str, *, capability: str, declined: str) -> str:
+def round_unanswered(
+    tool: str, round_number: int, key: str, asked: str, *, capability: str, callback: str, declined: str
+) -> str:
     """A round of an ``InputRequiredResult`` the client could not answer: no callback, or one that declined."""
     start = f"tool {tool!r} asked the client, in round {round_number}, for {key!r} ({asked})"
     if declined:
-        return f"{start}, and the client's {CALLBACK_FOR.get(capability, capability)} declined: {declined}"
-    return f"{start}, but the plugin's client does not declare {capability}. {_give([capability])}"
+        return f"{start}, and the client's {callback} declined: {declined}"
+    return f"{start}, but the plugin's client does not declare {capability}. {_give([callback])}"
 
 
-def _give(capabilities: Sequence[str]) -> str:
-    callbacks = ", ".join(f'"{CALLBACK_FOR.get(capability, capability)}": ...' for capability in capabilities)
+def _give(callbacks: Iterable[str]) -> str:
+    given = ", ".join(f'"{callback}": ...' for callback in callbacks)
     return (
-        f"Give the client its callback: return {{{callbacks}}} from the pytest_mcp_contract_callbacks hook "
+        f"Give the client its callback: return {{{given}}} from the pytest_mcp_contract_callbacks hook "
         "in conftest.py (README, 'A client that answers back')."
     )
 
@@ -354,10 +349,10 @@ def listed_under_some(tool: str, listed: Sequence[str], unlisted: Sequence[str])
     )
 
 
-def callback_declined(tool: str, capability: str, why: str) -> str:
+def callback_declined(tool: str, capability: str, callback: str, why: str) -> str:
     """A request the tool sent mid-call that the client's own callback declined or failed on."""
     return (
-        f"tool {tool!r} asked the client for {capability}, and the client's {CALLBACK_FOR.get(capability, capability)} "
+        f"tool {tool!r} asked the client for {capability}, and the client's {callback} "
         f"{why}; the tool failed on that answer. Fix the callback (pytest_mcp_contract_callbacks in conftest.py), "
         "or pass expect_error=True if the test wants the tool's answer to a refusal."
     )

@@ -38,6 +38,19 @@ def client_callbacks(callbacks: Mapping[str, Any] | None) -> dict[str, Any]:
     return {key: value for key, value in given.items() if value is not None}
 
 
+CALLBACK_FOR: Final = {
+    "elicitation": "elicitation_callback",
+    "sampling": "sampling_callback",
+    "roots": "list_roots_callback",
+}
+"""The SDK client's callback behind each capability."""
+
+
+def needs(*capabilities: str) -> dict[str, str]:
+    """Each capability with the callback that gives it, for a message."""
+    return {capability: CALLBACK_FOR.get(capability, capability) for capability in capabilities}
+
+
 CAPABILITY_OF: Final = {
     "CreateMessageRequest": "sampling",
     "ElicitRequest": "elicitation",
@@ -64,35 +77,39 @@ async def answer_round(
     answers: dict[str, Any] = {}
     for key, request in (asked.input_requests or {}).items():
         capability = CAPABILITY_OF.get(type(request).__name__, type(request).__name__)
-        what = asked_for(request)
-        if messages.CALLBACK_FOR.get(capability, capability) not in callbacks:
-            unanswered = messages.round_unanswered(name, round_number, key, what, capability=capability, declined="")
-            raise ClientCapabilityError(name, unanswered)
+        where = (name, round_number, key, request, capability)
+        if CALLBACK_FOR.get(capability, capability) not in callbacks:
+            raise _unanswered(*where, declined="")
         meta = request.params.meta if request.params is not None else None
         try:
             answer = await session.dispatch_input_request(
                 ClientRequestContext(session=session, request_id=key, meta=meta), request
             )
         except Exception as error:  # the user's callback failed: the test's set-up, not the server
-            declined = f"raised {type(error).__name__}: {error}"
-            unanswered = messages.round_unanswered(
-                name, round_number, key, what, capability=capability, declined=declined
-            )
-            raise ClientCapabilityError(name, unanswered) from error
+            raise _unanswered(*where, declined=f"raised {type(error).__name__}: {error}") from error
         if isinstance(answer, mcp.types.ErrorData):
-            unanswered = messages.round_unanswered(
-                name, round_number, key, what, capability=capability, declined=answer.message
-            )
-            raise ClientCapabilityError(name, unanswered)
+            raise _unanswered(*where, declined=answer.message)
         answers[key] = answer
     return answers
+
+
+def _unanswered(
+    name: str, round_number: int, key: str, request: object, capability: str, *, declined: str
+) -> ClientCapabilityError:
+    """The error for an input request of a round the client did not answer (``declined``: what its callback said)."""
+    callback = CALLBACK_FOR.get(capability, capability)
+    what = asked_for(request)
+    told = messages.round_unanswered(
+        name, round_number, key, what, capability=capability, callback=callback, declined=declined
+    )
+    return ClientCapabilityError(name, told)
 
 
 def recording(callbacks: dict[str, Any], refusals: list[tuple[str, str]]) -> dict[str, Any]:
     """The callbacks, each noting in ``refusals`` (capability, why) when it declines or fails: a tool
     that fails on such an answer failed on the test's callback, not on its own."""
     wrapped = dict(callbacks)
-    for capability, keyword in messages.CALLBACK_FOR.items():
+    for capability, keyword in CALLBACK_FOR.items():
         callback = callbacks.get(keyword)
         if callback is not None:
             wrapped[keyword] = _recorded(capability, callback, refusals)
@@ -117,7 +134,7 @@ def refused_capability(text: str, callbacks: Mapping[str, Any]) -> str | None:
     """The capability a mid-call request asked for when this client's answer was the SDK's refusal
     for a callback it was not given (``Elicitation not supported``), as the server relays it."""
     for refusal, capability in REFUSALS.items():
-        if refusal in text and messages.CALLBACK_FOR[capability] not in callbacks:
+        if refusal in text and CALLBACK_FOR[capability] not in callbacks:
             return capability
     return None
 

@@ -21,8 +21,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client.answering import (
+    CALLBACK_FOR,
     answer_round,
     client_callbacks,
+    needs,
     recording,
     refused_capability,
     required_capabilities,
@@ -423,13 +425,13 @@ class ContractSession:
         __tracebackhide__ = True
         if answer.result.is_error and not expect_error and self._refusals:
             declined, why = self._refusals[0]
-            raise ClientCapabilityError(name, messages.callback_declined(name, declined, why))
+            raise ClientCapabilityError(name, messages.callback_declined(name, declined, CALLBACK_FOR[declined], why))
         if answer.result.is_error and not expect_error:
             texts = [block.text for block in answer.result.content if block.type == "text"]
             capability = refused_capability("\n".join([*texts, answer.cause or ""]), self.callbacks)
             if capability is not None:  # the tool failed on a request this client could not answer
                 said = "the tool failed on the client's answer to its request"
-                raise ClientCapabilityError(name, messages.capability_missing(name, [capability], said))
+                raise ClientCapabilityError(name, messages.capability_missing(name, needs(capability), said))
         # This very call's cause (None: none was recorded); never another call's, looked up by name.
         violations = self._violations(name, answer.result, expect_error=expect_error, cause=answer.cause)
         if self.triage is not None:
@@ -455,10 +457,12 @@ class ContractSession:
             raise ClientCapabilityError(name, self.needs_capability(name, error)) from None
         elif self._refusals:  # the tool failed on an answer the test's own callback gave
             declined, why = self._refusals[0]
-            raise ClientCapabilityError(name, messages.callback_declined(name, declined, why)) from None
+            raise ClientCapabilityError(
+                name, messages.callback_declined(name, declined, CALLBACK_FOR[declined], why)
+            ) from None
         elif (lacking := refused_capability(error.error.message, self.callbacks)) is not None:
             said = f"the client answered its request with {error.error.message!r}"
-            raise ClientCapabilityError(name, messages.capability_missing(name, [lacking], said)) from None
+            raise ClientCapabilityError(name, messages.capability_missing(name, needs(lacking), said)) from None
         else:
             # With an HTTP status the SDK's message leaves out.
             meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
@@ -482,7 +486,7 @@ class ContractSession:
 
     def needs_capability(self, name: str, error: MCPError) -> str:
         """What a -32021 error (the client lacks a capability the tool requires) tells the user to do."""
-        return messages.capability_missing(name, required_capabilities(error.error.data), error.error.message)
+        return messages.capability_missing(name, needs(*required_capabilities(error.error.data)), error.error.message)
 
     def unreadable(self, name: str, error: MCPError) -> Violation | None:
         """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``
