@@ -12,9 +12,12 @@ from conftest import SERVERS, Project, http_server, target
 CALLBACKS = """
 import mcp.types as t
 
-async def elicit(context, params):
-    field = next(iter(params.requested_schema["properties"]))
-    return t.ElicitResult(action="accept", content={"size": 4} if field == "size" else {field: f"my-{field}"})
+BY_TYPE = {"integer": 4, "boolean": True}
+
+async def elicit(context, params):  # fills every field of the form: 4, true, or "my-<field>"
+    fields = params.requested_schema["properties"].items()
+    content = {name: BY_TYPE.get(field.get("type"), f"my-{name}") for name, field in fields}
+    return t.ElicitResult(action="accept", content=content)
 
 async def sample(context, params):
     return t.CreateMessageResult(role="assistant", content=t.TextContent(type="text", text="a fine line"), model="fake")
@@ -25,6 +28,17 @@ async def roots(context):
 def pytest_mcp_contract_callbacks(server, config):
     return {"elicitation_callback": elicit, "sampling_callback": sample, "list_roots_callback": roots}
 """
+
+REFUSING = """
+import mcp.types as t
+
+async def refuse(context, params):
+    return t.ErrorData(code=-1, message="not today")
+
+def pytest_mcp_contract_callbacks(server, config):
+    return {"elicitation_callback": refuse}
+"""
+"""A client whose elicitation callback declines every form."""
 
 ASKING_TESTS = """
 import pytest
@@ -123,17 +137,7 @@ def test_a_round_the_client_cannot_answer_names_what_was_asked(project: Project)
 
 
 def test_a_callback_that_declines_a_round_says_so(project: Project) -> None:
-    project.pytester.makeconftest(
-        """
-        import mcp.types as t
-
-        async def refuse(context, params):
-            return t.ErrorData(code=-1, message="not today")
-
-        def pytest_mcp_contract_callbacks(server, config):
-            return {"elicitation_callback": refuse}
-        """
-    )
+    project.pytester.makeconftest(REFUSING)
     result = _provision_fails(project)
     result.stdout.fnmatch_lines(
         [
@@ -182,9 +186,7 @@ def test_newer(mcp_contract):
 
 
 def test_a_request_sent_mid_call_is_answered_up_to_2025_and_has_no_way_back_at_2026(project: Project) -> None:
-    project.pytester.makeconftest(
-        CALLBACKS.replace('{"size": 4} if field == "size" else ', '{"sure": True} if field == "sure" else ')
-    )
+    project.pytester.makeconftest(CALLBACKS)
     project.configure(target("asks_midcall"))
     project.tests(MIDCALL_TESTS)
     result = project.run()
@@ -215,17 +217,7 @@ def test_a_request_sent_mid_call_without_a_callback_names_the_capability(project
 
 
 def test_a_callback_that_declines_a_mid_call_request_is_the_tests_not_the_servers(project: Project) -> None:
-    project.pytester.makeconftest(
-        """
-        import mcp.types as t
-
-        async def refuse(context, params):
-            return t.ErrorData(code=-1, message="not today")
-
-        def pytest_mcp_contract_callbacks(server, config):
-            return {"elicitation_callback": refuse}
-        """
-    )
+    project.pytester.makeconftest(REFUSING)
     project.configure(target("asks"))
     project.tests(
         """
