@@ -6,6 +6,9 @@ Most tests run an inner pytest session through ``pytester`` against a real serve
 
 from __future__ import annotations
 
+# Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
+# it (0.7 s) for every inner session: modules imported before a run survive it.
+import contextlib
 import os
 import shutil
 import socket
@@ -19,13 +22,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-# Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
-# it (0.7 s) for every inner session: modules imported before a run survive it.
-import httpcore2  # noqa: F401 (httpx2 maps its errors by class: one copy, or ConnectError is not one)
 import hypothesis  # noqa: F401 (its pytest plugin imports it in every inner run: 0.6 s each, unless kept)
 import mcp.client.streamable_http  # noqa: F401
+import mcp_types as types
 import pytest
-from mcp import types
+
+with contextlib.suppress(ImportError):  # mcp 2.x's HTTP stack (mcp 1.x runs on httpx)
+    import httpcore2  # noqa: F401 (httpx2 maps its errors by class: one copy, or ConnectError is not one)
 
 import pytest_mcp_contract._client.async_client
 import pytest_mcp_contract._contract.checks  # noqa: F401
@@ -156,7 +159,8 @@ def kinds_over_stdio() -> Iterator[McpContract]:
 def raw_call(contract: McpContract, name: str, arguments: dict[str, Any] | None = None) -> types.CallToolResult:
     """A ``tools/call`` through the public client, unchecked (the SDK client's own validation bypassed)."""
     request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
-    return contract.run(contract.client.session.send_request(request, types.CallToolResult))
+    result: types.CallToolResult = contract.run(contract.client.session.send_request(request, types.CallToolResult))
+    return result
 
 
 def violations_of(

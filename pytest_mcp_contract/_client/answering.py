@@ -8,12 +8,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import mcp.types
-from mcp.client.session import ClientRequestContext
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._errors import ClientCapabilityError
 
 if TYPE_CHECKING:
+    import mcp_types
     from mcp.client.session import ClientSession
 
 CALLBACKS: Final = (
@@ -69,11 +69,13 @@ async def answer_round(
     session: ClientSession,
     callbacks: Mapping[str, Any],
     name: str,
-    asked: mcp.types.InputRequiredResult,
+    asked: mcp_types.InputRequiredResult,
     round_number: int,
 ) -> dict[str, Any]:
     """The client's answers to one round's input requests, by key; one it cannot give stops the call."""
     __tracebackhide__ = True
+    from mcp.client.session import ClientRequestContext  # mcp 2.x: rounds exist from 2026-07-28 only
+
     answers: dict[str, Any] = {}
     for key, request in (asked.input_requests or {}).items():
         capability = CAPABILITY_OF.get(type(request).__name__, type(request).__name__)

@@ -8,17 +8,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.abc
-from mcp.shared.exceptions import MCPError
 from typing_extensions import Unpack
 
 from pytest_mcp_contract._client.face import ClientFace
 from pytest_mcp_contract._client.session import ContractSession, SessionOptions
 from pytest_mcp_contract._errors import public
+from pytest_mcp_contract._sdk.errors import RpcError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from mcp.types import CallToolResult
+    from mcp_types import CallToolResult
 
     from pytest_mcp_contract._contract.answer import Answer
 
@@ -49,12 +49,12 @@ class AsyncMcpContract(ClientFace):
             await self._session.refresh_tools()  # the server may have added it since
         self._session.tool(name)
         limit = self._limit(timeout)
-        outcome: Answer | MCPError
+        outcome: Answer | RpcError
         try:
             outcome = await self._abandon_after(
                 self._session.request(name, args), limit, lambda: self._session.timed_out(name, limit), f"tool {name!r}"
             )
-        except MCPError as error:
+        except RpcError as error:
             outcome = error
         return self._settle(name, args, outcome, expect_error=expect_error)
 

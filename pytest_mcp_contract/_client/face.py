@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcp.shared.exceptions import MCPError
-
 from pytest_mcp_contract._client.session import ContractSession, arguments_dict
+from pytest_mcp_contract._sdk.errors import RpcError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from mcp import Client
-    from mcp.types import CallToolResult, Tool
+    from mcp_types import CallToolResult, Tool
 
     from pytest_mcp_contract._contract.answer import Answer
     from pytest_mcp_contract._contract.violations import Violation
@@ -55,8 +53,9 @@ class ClientFace:
         return self._session.connection
 
     @property
-    def client(self) -> Client:
-        """The underlying ``mcp.Client``, for everything else (from a sync test, await its methods through ``run``)."""
+    def client(self) -> Any:
+        """The SDK's own client, for everything else: ``mcp.Client`` under mcp 2.x, an initialised
+        ``ClientSession`` under mcp 1.x (from a sync test, await its methods through ``run``)."""
         return self._session.client
 
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
@@ -75,11 +74,11 @@ class ClientFace:
         return self._session.timeout if timeout is None else timeout
 
     def _settle(
-        self, name: str, arguments: dict[str, Any] | None, outcome: Answer | MCPError, *, expect_error: bool
+        self, name: str, arguments: dict[str, Any] | None, outcome: Answer | RpcError, *, expect_error: bool
     ) -> CallToolResult:
         """The result once it passed every check; else the violation, raised. ``outcome`` is the answer,
         or the JSON-RPC error that came instead (raised as it is when expected)."""
         __tracebackhide__ = True
-        if isinstance(outcome, MCPError):
+        if isinstance(outcome, RpcError):
             self._session.refused(name, arguments, outcome, expect_error=expect_error)
         return self._session.settle(name, arguments, outcome, expect_error=expect_error)

@@ -6,18 +6,15 @@ The async steps are plain coroutines; the sync and async fixtures (``sync_client
 
 from __future__ import annotations
 
-import functools
+import contextlib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
 
 import anyio
-import mcp.types
-from mcp import Client
-from mcp.server.mcpserver import MCPServer
-from mcp.shared.exceptions import MCPError
-from mcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
-from pydantic import TypeAdapter, ValidationError
+import mcp_types
+from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY
+from pydantic import ValidationError
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client.answering import (
@@ -31,7 +28,7 @@ from pytest_mcp_contract._client.answering import (
 )
 from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
-from pytest_mcp_contract._contract.versions import MODERN, OffModel, client_mode, off_model
+from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
 from pytest_mcp_contract._contract.violations import CheckId, ContractViolationError, Violation, noted_checks
 from pytest_mcp_contract._errors import (
     ClientCapabilityError,
@@ -40,6 +37,10 @@ from pytest_mcp_contract._errors import (
     UnknownToolError,
     public,
 )
+from pytest_mcp_contract._sdk.client import SdkSession, open_session
+from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
+from pytest_mcp_contract._sdk.servers import HighLevelServer
+from pytest_mcp_contract._sdk.wire import wire_result
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
     marked_call,
@@ -57,7 +58,7 @@ from pytest_mcp_contract._servers.kinds import (
 from pytest_mcp_contract._servers.stdio_pipe import StdoutFault, Unreadable
 
 if TYPE_CHECKING:
-    from mcp.types import CallToolResult, Tool
+    from mcp_types import CallToolResult, Tool
 
 MAX_ROUNDS: Final = 10
 """``InputRequiredResult`` rounds a call may take (the SDK client's own default)."""
@@ -96,7 +97,7 @@ class ContractSession:
         check_formats: bool,
         triage: Triage | None = None,
         require_json_text: bool = False,
-        version: str = MODERN,
+        version: str = OFFERED[0],
         callbacks: Mapping[str, Any] | None = None,
     ) -> None:
         self.server = server
@@ -111,7 +112,7 @@ class ContractSession:
         self.triage = triage
         """Sorts the violations of every call; without one, the checks only noted are dropped here."""
         self.noted = noted_checks(require_json_text)
-        self._client: Client | None = None
+        self._sdk: SdkSession | None = None
         self.connection: Connection | None = None
         """For a server outside this process: its stderr, exit code or HTTP status, for failure messages."""
         self._faults: list[tuple[str, Exception]] = []
@@ -132,37 +133,30 @@ class ContractSession:
 
     async def enter(self, stack: AsyncExitStack) -> None:
         """Connect and list the tools; the caller's exit stack closes the connection."""
-        if isinstance(self.server, MCPServer):
+        if isinstance(self.server, HighLevelServer):
             record_causes()
+        transport = None
         if isinstance(self.server, EXTERNAL):
             self.connection = self.server.connect(stack)
-            client = Client(
-                self.connection.transport(),
-                cache=None,
-                message_handler=self._on_message,
-                mode=client_mode(self.version),
-                **recording(self.callbacks, self._refusals),
-            )
-        else:
-            # cache=None: a contract check must see the server's listing, never a cached one.
-            # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
-            client = Client(
-                connectable(self.server),  # type: ignore[arg-type]
-                cache=None,
-                raise_exceptions=True,
-                mode=client_mode(self.version),
-                **recording(self.callbacks, self._refusals),
-            )
+            transport = self.connection.transport()
         connection = AsyncExitStack()
         try:
-            self._client = await connection.enter_async_context(client)
+            self._sdk = await open_session(
+                connection,
+                server=connectable(self.server),
+                transport=transport,
+                version=self.version,
+                callbacks=recording(self.callbacks, self._refusals),
+                message_handler=self._on_message if transport is not None else None,
+            )
         except Exception as error:
+            await _close_quietly(connection)
             cause = single(error)
             hint = await self._hint(cause)
             problem = messages.not_opened(server_label(self.server), _explain(cause), hint, self._stderr())
             raise SessionError(problem) from self._chained(error)
-        if isinstance(self.server, EXTERNAL) and self._client.server_info is not None:
-            told = self._client.server_info.name
+        told = self._sdk.server_name
+        if isinstance(self.server, EXTERNAL) and told is not None:
             if self.server.reported_name and told != self.server.reported_name:
                 self.server.name_changes = True  # two processes, two names: no folder may be named after it
             self.server.reported_name = self.server.reported_name or told
@@ -178,12 +172,7 @@ class ContractSession:
 
     def _discovered(self) -> bool:
         """Whether a server outside this process settled the version by its answer to ``server/discover``."""
-        client = self._client
-        return (
-            isinstance(self.server, EXTERNAL)
-            and client is not None
-            and getattr(client.session, "discover_result", None) is not None
-        )
+        return isinstance(self.server, EXTERNAL) and self._sdk is not None and self._sdk.discovered
 
     def _chained(self, error: BaseException) -> BaseException | None:
         """The cause to chain to a session error: in process, the server's own traceback is worth
@@ -229,10 +218,10 @@ class ContractSession:
         __tracebackhide__ = True
         tools: dict[str, Tool] = {}
         cursor: str | None = None
-        client = self.client  # a server already gone says so itself
+        sdk = self.sdk  # a server already gone says so itself
         try:
             for _ in range(MAX_PAGES):
-                page = await client.list_tools(cursor=cursor)
+                page = await sdk.list_tools(cursor)
                 tools.update((tool.name, tool) for tool in page.tools)
                 cursor = page.next_cursor
                 if cursor is None:
@@ -271,13 +260,13 @@ class ContractSession:
                 try:
                     result = await self._send_call(name, arguments, None, None)
                     for round_number in range(1, MAX_ROUNDS + 1):
-                        if not isinstance(result, mcp.types.InputRequiredResult):
+                        if not isinstance(result, mcp_types.InputRequiredResult):
                             break
-                        responses = await answer_round(self.client.session, self.callbacks, name, result, round_number)
+                        responses = await answer_round(self.sdk.session, self.callbacks, name, result, round_number)
                         result = await self._send_call(name, arguments, responses, result.request_state)
-                    if isinstance(result, mcp.types.InputRequiredResult):
+                    if isinstance(result, mcp_types.InputRequiredResult):
                         raise ClientCapabilityError(name, messages.rounds_without_end(name, MAX_ROUNDS))
-                except MCPError as error:
+                except RpcError as error:
                     if self._closed_under_us(error):
                         await self._went_away(
                             f"tools/call {name!r}",
@@ -301,20 +290,14 @@ class ContractSession:
         arguments: dict[str, Any] | None,
         responses: dict[str, Any] | None,
         state: str | None,
-    ) -> mcp.types.CallToolResult | mcp.types.InputRequiredResult:
+    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
         """One ``tools/call`` round, read by the negotiated version's wire model."""
         __tracebackhide__ = True
-        params = mcp.types.CallToolRequestParams(
-            name=name, arguments=arguments, input_responses=responses, request_state=state
-        )
         try:
-            answer: mcp.types.CallToolResult | mcp.types.InputRequiredResult = await self.client.session.send_request(
-                mcp.types.CallToolRequest(params=params), _call_answer()
-            )
+            return await self.sdk.call(name, arguments, responses, state)
         except ValidationError as error:  # the negotiated version's wire model rejects the answer
             refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
-            raise MCPError(mcp.types.INTERNAL_ERROR, refusal.why, refusal) from None
-        return answer
+            raise rpc_error(INTERNAL_ERROR, refusal.why, refusal) from None
 
     def timed_out(self, name: str, limit: float) -> ToolTimeoutError:
         """The error for a call that did not answer in time, naming a flood of output if there was one."""
@@ -323,11 +306,7 @@ class ContractSession:
 
     def _closed_under_us(self, error: BaseException) -> bool:
         """Whether a server of its own process or endpoint closed the connection (in process, none can)."""
-        return (
-            isinstance(error, MCPError)
-            and error.error.code == mcp.types.CONNECTION_CLOSED
-            and self.connection is not None
-        )
+        return isinstance(error, RpcError) and error.error.code == CONNECTION_CLOSED and self.connection is not None
 
     async def _went_away(self, during: str, error: BaseException, why: str, then: str = "") -> NoReturn:
         __tracebackhide__ = True
@@ -351,13 +330,20 @@ class ContractSession:
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 
     @property
-    def client(self) -> Client:
+    def sdk(self) -> SdkSession:
+        """The SDK's session underneath; a server already gone says so."""
         __tracebackhide__ = True
         if self._gone is not None:
             raise self._gone_error()
-        if self._client is None:
+        if self._sdk is None:
             raise SessionError("the MCP session is closed")
-        return self._client
+        return self._sdk
+
+    @property
+    def client(self) -> Any:
+        """The SDK's own client: ``mcp.Client`` (mcp 2.x) or ``ClientSession`` (mcp 1.x)."""
+        __tracebackhide__ = True
+        return self.sdk.client
 
     @property
     def tools(self) -> dict[str, Tool]:
@@ -366,7 +352,7 @@ class ContractSession:
     @property
     def negotiated(self) -> str | None:
         """The protocol version the server answered with (``None`` before the session opened)."""
-        return self._client.protocol_version if self._client is not None else None
+        return self._sdk.protocol_version if self._sdk is not None else None
 
     def tool(self, name: str) -> Tool:
         __tracebackhide__ = True
@@ -388,6 +374,7 @@ class ContractSession:
 
         A tool error is explained by the last crash of the tool with that name.
         """
+        result = wire_result(result)
         cause = take_cause(self.server, name) if result.is_error else None
         return self.unnoted(self._violations(name, result, expect_error=expect_error, cause=cause))
 
@@ -398,7 +385,7 @@ class ContractSession:
     def _violations(
         self, name: str, result: CallToolResult, *, expect_error: bool, cause: str | None
     ) -> list[Violation]:
-        tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
+        tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
         return [
             *self.tool_violations(tool),
             *self.result_violations(name, result, expect_error=expect_error, cause=cause),
@@ -408,7 +395,7 @@ class ContractSession:
         self, name: str, result: CallToolResult, *, expect_error: bool, cause: str | None
     ) -> list[Violation]:
         """What the result broke, without the tool-level checks (the fuzzer's calls want only these)."""
-        tool = self._tools.get(name) or mcp.types.Tool(name=name, input_schema={"type": "object"})
+        tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
         return self.noise(name) + result_violations(
             tool,
             result,
@@ -443,7 +430,7 @@ class ContractSession:
         return answer.result
 
     def refused(
-        self, name: str, arguments: Mapping[str, Any] | None, error: MCPError, *, expect_error: bool
+        self, name: str, arguments: Mapping[str, Any] | None, error: RpcError, *, expect_error: bool
     ) -> NoReturn:
         """A JSON-RPC error instead of a result: raised as it is if expected, else a ``tool-error``;
         an answer that could not be read is ``answer-unreadable`` either way."""
@@ -484,11 +471,11 @@ class ContractSession:
         # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
         raise ContractViolationError(violations, tool=name, arguments=arguments) from None
 
-    def needs_capability(self, name: str, error: MCPError) -> str:
+    def needs_capability(self, name: str, error: RpcError) -> str:
         """What a -32021 error (the client lacks a capability the tool requires) tells the user to do."""
         return messages.capability_missing(name, needs(*required_capabilities(error.error.data)), error.error.message)
 
-    def unreadable(self, name: str, error: MCPError) -> Violation | None:
+    def unreadable(self, name: str, error: RpcError) -> Violation | None:
         """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``
         for a line the transport could not read, or one the negotiated version's wire model rejects
         (``structured-invalid`` when it is the structured content)."""
@@ -517,15 +504,15 @@ def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
     )
 
 
-@functools.cache
-def _call_answer() -> TypeAdapter[mcp.types.CallToolResult | mcp.types.InputRequiredResult]:
-    """What a ``tools/call`` may answer: its result, or (from 2026-07-28) a request for more input."""
-    return TypeAdapter(mcp.types.CallToolResult | mcp.types.InputRequiredResult)
+async def _close_quietly(stack: AsyncExitStack) -> None:
+    """Close what a failed opening left open; the opening's own error is the one to tell."""
+    with contextlib.suppress(Exception):
+        await stack.aclose()
 
 
 def _wants_initialize(error: BaseException) -> bool:
     """Whether an error says the server waits for ``initialize``, which 2026-07-28 has no place for."""
-    return isinstance(error, MCPError) and "initializ" in error.error.message.lower()
+    return isinstance(error, RpcError) and "initializ" in error.error.message.lower()
 
 
 def single(error: BaseException) -> BaseException:
@@ -536,7 +523,7 @@ def single(error: BaseException) -> BaseException:
 
 
 def _explain(error: BaseException) -> str:
-    if isinstance(error, MCPError):
+    if isinstance(error, RpcError):
         text = f"JSON-RPC error {error.error.code}: {error.error.message}"
     else:
         text = f"{type(error).__name__}: {error}"

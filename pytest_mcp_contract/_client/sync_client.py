@@ -5,20 +5,19 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mcp.shared.exceptions import MCPError
-
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._client.face import ClientFace
 from pytest_mcp_contract._client.loop import LoopHost
 from pytest_mcp_contract._client.session import ContractSession
-from pytest_mcp_contract._contract.versions import MODERN
+from pytest_mcp_contract._contract.versions import OFFERED
 from pytest_mcp_contract._errors import public
+from pytest_mcp_contract._sdk.errors import RpcError
 from pytest_mcp_contract._servers.kinds import server_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from mcp.types import CallToolResult
+    from mcp_types import CallToolResult
 
     from pytest_mcp_contract._contract.answer import Answer, Triage
 
@@ -44,7 +43,7 @@ class McpContract(ClientFace):
         require_json_text: bool = False,
         triage: Triage | None = None,
         startup_timeout: float | None = None,
-        version: str = MODERN,
+        version: str = OFFERED[0],
         callbacks: Mapping[str, Any] | None = None,
     ) -> None:
         self._session = ContractSession(
@@ -79,24 +78,25 @@ class McpContract(ClientFace):
         ``UnknownToolError`` for a name the server does not list, and ``ToolTimeoutError`` when
         no answer comes within ``timeout`` (default: ini ``mcp_contract_timeout``).
         ``expect_error=True`` says the call should fail: an error result is returned, success is a
-        violation, and a JSON-RPC error is raised as the SDK's ``MCPError``.
+        violation, and a JSON-RPC error is raised as the SDK's ``MCPError`` (``McpError`` under mcp 1.x).
         """
         __tracebackhide__ = True
         args = self._arguments(name, arguments)
         if name not in self._session.tools:
             self.run(self._session.refresh_tools())  # the server may have added it since
         self._session.tool(name)
-        outcome: Answer | MCPError
+        outcome: Answer | RpcError
         try:
             outcome = self.request(name, args, timeout=timeout)
-        except MCPError as error:
+        except RpcError as error:
             outcome = error
         return self._settle(name, args, outcome, expect_error=expect_error)
 
     def request(self, name: str, arguments: dict[str, Any] | None, *, timeout: float | None = None) -> Answer:
         """The raw answer to a call, not checked: :meth:`call_tool` checks it; the fuzzer judges it by its own rule.
 
-        Raises the SDK's ``MCPError`` for a JSON-RPC error and ``ToolTimeoutError`` after ``timeout``.
+        Raises the SDK's ``MCPError`` (``McpError`` under mcp 1.x) for a JSON-RPC error and
+        ``ToolTimeoutError`` after ``timeout``.
         """
         __tracebackhide__ = True
         limit = self._limit(timeout)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from pytest_mcp_contract._contract.violations import Violation
 
 if TYPE_CHECKING:
-    from mcp.types import CallToolResult
+    from mcp_types import CallToolResult
 
 
 class Answer(NamedTuple):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pydantic_core import to_json
 
@@ -14,10 +14,11 @@ from pytest_mcp_contract._contract.violations import Violation, noted_checks
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
+from pytest_mcp_contract._sdk.wire import wire_result, wire_tool
 from pytest_mcp_contract._servers.inprocess import registration, take_cause
 
 if TYPE_CHECKING:
-    from mcp.types import CallToolResult, Tool
+    from mcp_types import CallToolResult, Tool
 
 
 @public
@@ -29,6 +30,7 @@ def check_tool(tool: Tool, *, server: object | None = None, version: str | None 
     protocol version the tool was listed under: the object root a 2025-11-25 client needs is
     asked of the handshake era only (and of every tool when it is not given).
     """
+    tool = wire_tool(tool)
     name = tool.name
     schema = tool.output_schema
     if schema is not None:
@@ -73,6 +75,7 @@ def check_result(
     in prose only (``content-prose``) a violation; ``version``, the protocol version of the call,
     adds the rules of its era (up to 2025-11-25, ``structured_content`` is an object).
     """
+    tool, result = wire_tool(tool), wire_result(result)
     found = result_violations(
         tool,
         result,
@@ -97,6 +100,9 @@ def result_violations(
     """:func:`check_result` with the cause already looked up (sessions know it), noted checks kept."""
     name = tool.name
     if result.is_error:
+        refused = _output_refused(tool, result)
+        if refused is not None:  # the server caught its own broken result: a defect, expected error or not
+            return [refused]
         return [] if expect_error else [_tool_error(name, result, cause)]
     violations: list[Violation] = []
     if expect_error:
@@ -154,6 +160,26 @@ def _not_an_object(name: str, structured: Any, version: str) -> list[Violation]:
             versions=(version,),
         )
     ]
+
+
+OUTPUT_REFUSED: Final = "Output validation error: "
+"""How mcp 1.x's low-level ``Server`` answers a result that breaks the tool's own ``outputSchema``:
+an error result instead of the result, on the wire as in process."""
+_NO_STRUCTURED: Final = "outputSchema defined but no structured output returned"
+
+
+def _output_refused(tool: Tool, result: CallToolResult) -> Violation | None:
+    """The violation behind an error the server answered because its own result broke its schema."""
+    texts = [block.text for block in result.content if block.type == "text"]
+    if tool.output_schema is None or len(texts) != 1 or not texts[0].startswith(OUTPUT_REFUSED):
+        return None
+    said = texts[0].removeprefix(OUTPUT_REFUSED)
+    refused = f"the server refused its own result and answered is_error=True instead ({texts[0]!r})"
+    if said == _NO_STRUCTURED:
+        message = f"the tool declares an output_schema, but its result had no structured_content: {refused}"
+        return Violation("structured-missing", tool.name, message)
+    message = f"the tool's structured_content does not match its output_schema: {refused}"
+    return Violation("structured-invalid", tool.name, message)
 
 
 def _too_slow(name: str, schema: dict[str, Any], slow: PatternTooSlow) -> Violation:

@@ -19,7 +19,7 @@ import pytest
 from pytest_mcp_contract._contract.violations import CHECKS, Violation
 
 if TYPE_CHECKING:
-    from mcp.types import CallToolResult
+    from mcp_types import CallToolResult
 
     from pytest_mcp_contract._contract.answer import Answer
 

@@ -12,18 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
+
+from pytest_mcp_contract._sdk.release import MODERN, offerable
 
 if TYPE_CHECKING:
-    from mcp.types import Tool
+    from mcp_types import Tool
 
     from pytest_mcp_contract._contract.violations import Violation
 
-MODERN: Final = "2026-07-28"
-HANDSHAKE: Final = "2025-11-25"
-OFFERED: Final[tuple[str, ...]] = (MODERN, HANDSHAKE)
+OFFERED: Final[tuple[str, ...]] = offerable()
 """What the client can offer, one version per era, newest first: the default order of ini
-``mcp_contract_protocol_versions`` (a test's own calls use the first)."""
+``mcp_contract_protocol_versions`` (a test's own calls use the first). mcp 1.x offers only its own
+latest version of the handshake era."""
 
 HANDSHAKE_ERA: Final = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"})
 """Versions negotiated by ``initialize``: those with the object rules."""
@@ -54,11 +55,6 @@ def only_root_adapted(one: Tool, other: Tool) -> bool:
     schemas = (one.output_schema, other.output_schema)
     untyped = [{key: value for key, value in schema.items() if key != "type"} for schema in schemas]
     return untyped[0] == untyped[1] and all(schema.get("type", "object") == "object" for schema in schemas)
-
-
-def client_mode(version: str) -> Literal["auto", "legacy"]:
-    """How the SDK's ``Client`` offers ``version``."""
-    return "legacy" if version in HANDSHAKE_ERA else "auto"
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._run.paths import file_stem
 
 if TYPE_CHECKING:
-    from mcp.types import Tool
+    from mcp_types import Tool
 
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._run.settings import Settings
@@ -244,12 +244,12 @@ class Probe:
 
 def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> Probe:
     """Make one generated call and judge its answer."""
-    from mcp.shared.exceptions import MCPError
-    from mcp.types import MISSING_REQUIRED_CLIENT_CAPABILITY
+    from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
 
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._contract.expect import Judge
     from pytest_mcp_contract._errors import ClientCapabilityError, ToolTimeoutError
+    from pytest_mcp_contract._sdk.errors import RpcError
 
     name = tool.name
     answer = None
@@ -259,7 +259,7 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
         return Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
     except ClientCapabilityError as error:
         raise _NeedsCapability(str(error)) from None
-    except MCPError as error:
+    except RpcError as error:
         if error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the client's set-up, not the server
             raise _NeedsCapability(client.session.needs_capability(name, error)) from None
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
@@ -273,8 +273,8 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
         elif answer.refused_return:
             message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
             violations = [Violation("structured-invalid", name, message)]
-        else:
-            violations = []  # a legitimate answer to arguments the tool cannot serve
+        else:  # a legitimate answer to arguments the tool cannot serve, unless the server refused its own result
+            violations = client.session.result_violations(name, answer.result, expect_error=True, cause=None)
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: the allow list applies.
     judge = Judge([], settings.allow, settings.noted)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 import pytest
 
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
-from pytest_mcp_contract._contract.versions import HANDSHAKE, HANDSHAKE_ERA, OFFERED
+from pytest_mcp_contract._contract.versions import HANDSHAKE_ERA, OFFERED
+from pytest_mcp_contract._sdk.release import MODERN, SDK_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -147,15 +148,18 @@ def _protocol_versions(lines: list[str]) -> tuple[str, ...]:
     for version in versions:
         if version in OFFERED:
             continue
-        why = (
-            f"the client offers {HANDSHAKE} for the handshake era; a server that speaks only {version} answers so"
-            if version in HANDSHAKE_ERA
-            else "it is not a protocol version this plugin's client can offer"
+        if version == MODERN and MODERN not in OFFERED:
+            why = f"the installed mcp {SDK_VERSION} speaks the handshake era only (mcp>=2.0 offers {MODERN})"
+        elif version in HANDSHAKE_ERA:
+            why = (
+                f"the client offers {OFFERED[-1]} for the handshake era; a server that speaks only {version} answers so"
+            )
+        else:
+            why = "it is not a protocol version this plugin's client can offer"
+        choice = (
+            f"one or both of {' '.join(OFFERED)} (the first serves the tests' own calls)" if OFFERED[1:] else OFFERED[0]
         )
-        raise pytest.UsageError(
-            f"mcp_contract_protocol_versions: {version!r} cannot be offered: {why}. "
-            f"Give one or both of {' '.join(OFFERED)} (the first serves the tests' own calls)."
-        )
+        raise pytest.UsageError(f"mcp_contract_protocol_versions: {version!r} cannot be offered: {why}. Give {choice}.")
     return versions or OFFERED
 
 

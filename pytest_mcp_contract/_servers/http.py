@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 from pytest_mcp_contract._errors import McpContractError
+from pytest_mcp_contract._sdk import http as sdk_http
 from pytest_mcp_contract._servers.environ import Value, revealed
 
 if TYPE_CHECKING:
@@ -81,28 +82,17 @@ class HttpConnection:
 
     @asynccontextmanager
     async def transport(self) -> AsyncIterator[TransportStreams]:
-        import httpx2  # the SDK's HTTP stack: its streamable_http_client takes an httpx2.AsyncClient
-        from mcp.client.streamable_http import streamable_http_client
-
-        async def remember(response: httpx2.Response) -> None:
+        async def remember(response: Any) -> None:
             if response.status_code >= 400:
                 self.status = (response.status_code, response.reason_phrase)
                 self.errors += 1
 
-        __tracebackhide__ = True  # the client holds the revealed headers: never shown under -l
-        client = httpx2.AsyncClient(
-            headers=revealed(self.target.headers),
-            # The SDK's own defaults: a server may hold a response stream open for long.
-            timeout=httpx2.Timeout(30.0, read=300.0),
-            event_hooks={"response": [remember]},
-        )
-        async with client, streamable_http_client(self.target.spec, http_client=client) as streams:
+        __tracebackhide__ = True  # its locals hold the revealed headers: never shown under -l
+        async with sdk_http.streams(self.target.spec, revealed(self.target.headers), remember) as streams:
             yield streams
 
     async def hint(self, error: BaseException | None) -> str:
         """The next step for a failed connection, from what HTTP said."""
-        import httpx2
-
         parts = urlsplit(self.target.spec)
         if self.status is not None:
             code, reason = self.status
@@ -120,7 +110,7 @@ class HttpConnection:
                     "(an MCPServer serves /mcp by default)."
                 )
             return said + "."
-        if isinstance(error, httpx2.ConnectError):
+        if isinstance(error, sdk_http.http_library().ConnectError):
             return f" Nothing accepts connections at {parts.netloc}: start the server, or fix the URL's host and port."
         if "content type" in str(error).lower():  # the SDK says so in its message only ("Unexpected content type")
             return " The URL does not answer as an MCP endpoint: check that it is the server's MCP URL, not a web page."

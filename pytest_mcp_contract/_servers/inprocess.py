@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import mcp.types
-from mcp.server.mcpserver import MCPServer
 from pydantic import ValidationError
+
+from pytest_mcp_contract._sdk import servers as sdk_servers
+from pytest_mcp_contract._sdk.servers import HighLevelServer
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class Registration:
 
 def registration(server: object, tool_name: str) -> Registration | None:
     """The registration facts of ``tool_name`` on ``server``, or ``None`` if they cannot be read."""
-    if not isinstance(server, MCPServer):
+    if not isinstance(server, HighLevelServer):
         return None
     manager = getattr(server, "_tool_manager", None)
     registered = getattr(manager, "get_tool", lambda _name: None)(tool_name)
@@ -86,8 +88,7 @@ def _auto_detect_finds_schema(registered: Any) -> bool:
     deliberate opt-out. If the SDK would refuse the annotation outright, the author had to opt
     out too. Only "auto-detect silently finds nothing" is a silent loss.
     """
-    from mcp.server.mcpserver.utilities import func_metadata as module
-
+    module = sdk_servers.func_metadata()
     skip = [name for name in (getattr(registered, "context_kwarg", None),) if name]
     skip.extend(getattr(registered, "resolved_params", {}) or {})
     quiet = logging.getLogger(module.__name__)
@@ -118,7 +119,9 @@ def _arms(annotation: Any) -> tuple[Any, ...]:
 
 def _builds_own_result(annotation: Any) -> bool:
     """``-> CallToolResult`` (bare or ``Annotated``), possibly with ``InputRequiredResult`` arms."""
-    own = (mcp.types.CallToolResult, mcp.types.InputRequiredResult)
+    own = tuple(
+        getattr(mcp.types, name) for name in ("CallToolResult", "InputRequiredResult") if hasattr(mcp.types, name)
+    )
     arms = [arm for arm in _arms(annotation) if arm is not type(None)]
     return bool(arms) and all(isinstance(arm, type) and issubclass(arm, own) for arm in arms)
 
@@ -136,9 +139,7 @@ def _mentions(annotation: Any, predicate: typing.Callable[[Any], bool]) -> bool:
 
 
 def _is_content_class(candidate: Any) -> bool:
-    from mcp.server.mcpserver.utilities.types import Audio, Image
-
-    blocks = (*typing.get_args(mcp.types.ContentBlock), Image, Audio)
+    blocks = (*typing.get_args(mcp.types.ContentBlock), *sdk_servers.content_helpers())
     return isinstance(candidate, type) and issubclass(candidate, blocks)
 
 
@@ -150,7 +151,7 @@ def _annotation_text(annotation: Any) -> str:
 
 # --- why a call failed, from the server's own log ------------------------------------------------
 
-SERVER_LOGGER: Final = "mcp.server.mcpserver.server"
+SERVER_LOGGER: Final = sdk_servers.CAUSE_LOGGER
 
 
 class _CauseRecorder(logging.Handler):
@@ -203,7 +204,7 @@ def take_cause(server: object, key: object) -> str | None:
 def take_cause_and_origin(server: object, key: object) -> tuple[str | None, bool]:
     """:func:`take_cause`, and whether the SDK raised it refusing the tool's return value (checking
     it against the output model, in ``convert_result``) rather than the tool itself crashing."""
-    if _RECORDER is None or not isinstance(server, MCPServer):
+    if _RECORDER is None or not sdk_servers.LOGS_CAUSES or not isinstance(server, HighLevelServer):
         return None, False
     error = _RECORDER.causes.pop(key, None)
     if error is not None:

@@ -13,9 +13,8 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Final, Protocol
 
-from mcp.server import Server
-from mcp.server.mcpserver import MCPServer
-
+from pytest_mcp_contract._sdk.release import MAJOR
+from pytest_mcp_contract._sdk.servers import HighLevelServer, LowLevelServer
 from pytest_mcp_contract._servers.http import HttpTarget
 from pytest_mcp_contract._servers.stdio import StdioTarget
 
@@ -64,11 +63,13 @@ class Connection(Protocol):
 
 def is_server(candidate: object) -> bool:
     """Whether ``candidate`` is a server the plugin can connect to: in process, a command or a URL."""
-    return isinstance(candidate, MCPServer | Server | StdioTarget | HttpTarget) or _is_fastmcp(type(candidate))
+    return isinstance(candidate, HighLevelServer | LowLevelServer | StdioTarget | HttpTarget) or _is_fastmcp(
+        type(candidate)
+    )
 
 
 def is_server_class(candidate: type) -> bool:
-    return issubclass(candidate, MCPServer | Server) or _is_fastmcp(candidate)
+    return issubclass(candidate, HighLevelServer | LowLevelServer) or _is_fastmcp(candidate)
 
 
 def _is_fastmcp(kind: type) -> bool:
@@ -77,10 +78,12 @@ def _is_fastmcp(kind: type) -> bool:
 
 
 def connectable(server: object) -> object:
-    """What ``mcp.Client`` connects to in process: a FastMCP server's own low-level server (a
-    ``mcp.server.Server``), since the client does not take a FastMCP object; else the server itself."""
-    inner = getattr(server, "_mcp_server", None) if _is_fastmcp(type(server)) else None
-    return inner if isinstance(inner, Server) else server
+    """What the SDK's client connects to in process: a FastMCP server's own low-level server (a
+    ``mcp.server.Server``), since the client does not take a FastMCP object (nor, in mcp 1.x, the
+    SDK's own high-level server); else the server itself."""
+    wrapped = _is_fastmcp(type(server)) or (MAJOR < 2 and isinstance(server, HighLevelServer))
+    inner = getattr(server, "_mcp_server", None) if wrapped else None
+    return inner if isinstance(inner, LowLevelServer) else server
 
 
 def own_name(server: object) -> str:

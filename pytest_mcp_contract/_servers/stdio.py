@@ -121,10 +121,11 @@ class StdioConnection:
 
     async def hint(self, error: BaseException | None) -> str:
         """How the server ended, when it closed the connection."""
-        from mcp.shared.exceptions import MCPError
-        from mcp.types import CONNECTION_CLOSED
+        from mcp_types import CONNECTION_CLOSED
 
-        if not (isinstance(error, MCPError) and error.error.code == CONNECTION_CLOSED and self.process is not None):
+        from pytest_mcp_contract._sdk.errors import RpcError
+
+        if not (isinstance(error, RpcError) and error.error.code == CONNECTION_CLOSED and self.process is not None):
             return ""
         with anyio.move_on_after(EXIT_WAIT):  # the loop may not have reaped it yet
             while self.process.returncode is None:

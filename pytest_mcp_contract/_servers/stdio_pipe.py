@@ -25,9 +25,11 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 import anyio
 import anyio.abc
-import mcp.types
 import pydantic
 from mcp.shared.message import SessionMessage
+from mcp_types import PARSE_ERROR
+
+from pytest_mcp_contract._sdk import messages as sdk_messages
 
 if TYPE_CHECKING:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -87,7 +89,7 @@ class StdioPipe:
         self._stderr = stderr
         self.process: anyio.abc.Process | None = None
         self.noise = Noise()
-        self._pending: dict[str, mcp.types.RequestId] = {}
+        self._pending: dict[str, Any] = {}
         """Requests sent and not yet answered, by their id as text: which a bad line may answer."""
 
     @asynccontextmanager
@@ -169,11 +171,10 @@ class StdioPipe:
         try:
             async with source:
                 async for session_message in source:
-                    message = session_message.message
-                    if isinstance(message, mcp.types.JSONRPCRequest):
-                        self._pending[str(message.id)] = message.id
-                    data = message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await process.stdin.send(data.encode() + b"\n")
+                    request = sdk_messages.request_id(session_message)
+                    if request is not None:
+                        self._pending[str(request)] = request
+                    await process.stdin.send(sdk_messages.dump(session_message).encode() + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             # The server closed its stdin but may still run: the session must see the end, not wait.
             await reader_sink.aclose()
@@ -181,13 +182,14 @@ class StdioPipe:
     def _message(self, line: bytes) -> SessionMessage | Exception | None:
         """What the session gets for a line: the message, an error for the request it answers, a fault, nothing."""
         try:
-            message = mcp.types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+            message = sdk_messages.read(line)
         except ValueError as error:
             refusal = error  # ``error`` is unbound once the block ends; the lambda runs later
             return self._unreadable(line, lambda: why_unreadable(line, refusal))
-        if isinstance(message, mcp.types.JSONRPCResponse | mcp.types.JSONRPCError):
-            self._pending.pop(str(message.id), None)
-        return SessionMessage(message)
+        answered = sdk_messages.answered_id(message)
+        if answered is not None:
+            self._pending.pop(str(answered), None)
+        return message
 
     def _overlong(self, head: bytes) -> SessionMessage | Exception | None:
         return self._unreadable(head, lambda: f"it is a line longer than {size_in_words(MAX_LINE)}, the most read")
@@ -218,8 +220,7 @@ class StdioPipe:
 
     def _fail(self, answers: str, why: str) -> SessionMessage:
         request = self._pending.pop(answers)
-        error = mcp.types.ErrorData(code=mcp.types.PARSE_ERROR, message=why, data=Unreadable(why))
-        return SessionMessage(mcp.types.JSONRPCError(jsonrpc="2.0", id=request, error=error))
+        return sdk_messages.error_answer(request, PARSE_ERROR, why, Unreadable(why))
 
 
 Item = SessionMessage | Exception

@@ -21,7 +21,7 @@ from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 
 if TYPE_CHECKING:
-    from mcp.types import Tool
+    from mcp_types import Tool
 
     from pytest_mcp_contract._run.settings import Settings
 

@@ -27,7 +27,7 @@ from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
 
 if TYPE_CHECKING:
-    from mcp.types import Tool
+    from mcp_types import Tool
 
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._run.pool import SessionPool

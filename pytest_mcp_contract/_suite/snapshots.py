@@ -26,7 +26,7 @@ from pytest_mcp_contract._run.paths import SUFFIX, file_stem
 from pytest_mcp_contract._run.settings import FIELDS
 
 if TYPE_CHECKING:
-    from mcp.types import Tool
+    from mcp_types import Tool
     from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData, SnapshotIndex
 

@@ -1,0 +1,220 @@
+"""Opening a client session with the installed SDK, and the three requests the plugin sends through it.
+
+mcp 2.x has ``mcp.Client``: it takes a server object or a transport, and negotiates 2026-07-28
+(``mode="auto"``) or the 2025-11-25 handshake (``mode="legacy"``). mcp 1.x has only ``ClientSession``
+over a pair of streams, and the handshake; in process, the plugin runs the server on memory streams.
+Either way the answers come back as ``mcp_types`` models, read by the negotiated version's wire model:
+a ``pydantic.ValidationError`` says that model refuses them, under either major.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING, Any, Protocol
+
+import anyio
+import mcp_types
+from mcp_types.methods import parse_server_result
+from pydantic import RootModel, TypeAdapter
+
+from pytest_mcp_contract._sdk.release import MAJOR, MODERN
+
+if TYPE_CHECKING:
+    from mcp.client._transport import TransportStreams
+
+Answer = mcp_types.CallToolResult | mcp_types.InputRequiredResult
+
+
+class SdkSession(Protocol):
+    """One open session, whichever major runs it."""
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The version the server answered with."""
+        ...
+
+    @property
+    def server_name(self) -> str | None:
+        """The name the server gave itself."""
+        ...
+
+    @property
+    def discovered(self) -> bool:
+        """Whether the version was settled by ``server/discover`` (2026-07-28) rather than ``initialize``."""
+        ...
+
+    @property
+    def client(self) -> Any:
+        """The SDK's own client object: ``mcp.Client`` (2.x) or ``ClientSession`` (1.x)."""
+        ...
+
+    @property
+    def session(self) -> Any:
+        """The SDK's ``ClientSession`` underneath, which dispatches requests to the callbacks."""
+        ...
+
+    async def list_tools(self, cursor: str | None) -> mcp_types.ListToolsResult: ...
+
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None, responses: dict[str, Any] | None, state: str | None
+    ) -> Answer:
+        """One raw ``tools/call`` round: the SDK client's own result validation would raise first."""
+        ...
+
+
+async def open_session(
+    stack: AsyncExitStack,
+    *,
+    server: object,
+    transport: AbstractAsyncContextManager[TransportStreams] | None,
+    version: str,
+    callbacks: Mapping[str, Any],
+    message_handler: Callable[[Any], Awaitable[None]] | None,
+) -> SdkSession:
+    """A session to ``server`` (in process) or over ``transport``, offering ``version``; ``stack`` closes it."""
+    if MAJOR >= 2:
+        return await _open_modern(
+            stack, server=server, transport=transport, version=version, callbacks=callbacks, handler=message_handler
+        )
+    return await _open_handshake(
+        stack, server=server, transport=transport, callbacks=callbacks, handler=message_handler
+    )
+
+
+# --- mcp 2.x --------------------------------------------------------------------------------------
+
+
+async def _open_modern(
+    stack: AsyncExitStack,
+    *,
+    server: object,
+    transport: AbstractAsyncContextManager[TransportStreams] | None,
+    version: str,
+    callbacks: Mapping[str, Any],
+    handler: Callable[[Any], Awaitable[None]] | None,
+) -> SdkSession:
+    from mcp import Client
+
+    mode = "auto" if version == MODERN else "legacy"
+    # cache=None: a contract check must see the server's listing, never a cached one.
+    if transport is not None:
+        client = Client(transport, cache=None, message_handler=handler, mode=mode, **callbacks)  # type: ignore[arg-type]
+    else:
+        # raise_exceptions=True: in process, a crashing handler's exception becomes the error's cause.
+        client = Client(server, cache=None, raise_exceptions=True, mode=mode, **callbacks)  # type: ignore[arg-type]
+    return _Modern(await stack.enter_async_context(client))
+
+
+class _Modern:
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    @property
+    def session(self) -> Any:
+        return self.client.session
+
+    @property
+    def protocol_version(self) -> str | None:
+        return self.client.protocol_version  # type: ignore[no-any-return]
+
+    @property
+    def server_name(self) -> str | None:
+        info = self.client.server_info
+        return None if info is None else info.name
+
+    @property
+    def discovered(self) -> bool:
+        return getattr(self.client.session, "discover_result", None) is not None
+
+    async def list_tools(self, cursor: str | None) -> mcp_types.ListToolsResult:
+        return await self.client.list_tools(cursor=cursor)  # type: ignore[no-any-return]
+
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None, responses: dict[str, Any] | None, state: str | None
+    ) -> Answer:
+        params = mcp_types.CallToolRequestParams(
+            name=name, arguments=arguments, input_responses=responses, request_state=state
+        )
+        answer: Answer = await self.client.session.send_request(mcp_types.CallToolRequest(params=params), _answers())
+        return answer
+
+
+@functools.cache
+def _answers() -> TypeAdapter[Answer]:
+    """What a ``tools/call`` may answer: its result, or (from 2026-07-28) a request for more input."""
+    return TypeAdapter(Answer)
+
+
+# --- mcp 1.x --------------------------------------------------------------------------------------
+
+
+class _Raw(RootModel[dict[str, Any]]):
+    """A result as it came: read by the wire model of the negotiated version, not by 1.x's own."""
+
+
+async def _open_handshake(
+    stack: AsyncExitStack,
+    *,
+    server: object,
+    transport: AbstractAsyncContextManager[TransportStreams] | None,
+    callbacks: Mapping[str, Any],
+    handler: Callable[[Any], Awaitable[None]] | None,
+) -> SdkSession:
+    from mcp import ClientSession
+
+    read, write = await stack.enter_async_context(transport if transport is not None else _in_memory(server))
+    taken = inspect.signature(ClientSession).parameters
+    lacking = sorted(set(callbacks) - set(taken))
+    if lacking:
+        raise TypeError(f"this SDK's ClientSession (mcp 1.x) takes no {', '.join(lacking)}; leave it out")
+    handling: Any = handler
+    session = await stack.enter_async_context(ClientSession(read, write, message_handler=handling, **callbacks))
+    initialized: Any = await session.initialize()  # 1.x's own model: camelCase fields
+    return _Handshake(session, str(initialized.protocolVersion), initialized.serverInfo.name)
+
+
+@asynccontextmanager
+async def _in_memory(server: object) -> AsyncIterator[tuple[Any, Any]]:
+    """The streams of a client connected to ``server`` (a low-level ``Server``) running in this process."""
+    from mcp.shared.memory import create_client_server_memory_streams
+
+    lowlevel: Any = server
+    async with (
+        create_client_server_memory_streams() as (client_streams, server_streams),
+        anyio.create_task_group() as tasks,
+    ):
+        # raise_exceptions=False: a handler that fails answers a JSON-RPC error, as over stdio.
+        tasks.start_soon(lambda: lowlevel.run(*server_streams, lowlevel.create_initialization_options()))
+        try:
+            yield client_streams
+        finally:
+            tasks.cancel_scope.cancel()
+
+
+class _Handshake:
+    def __init__(self, session: Any, version: str, name: str | None) -> None:
+        self.session = session
+        self.client = session
+        self.protocol_version = version
+        self.server_name = name
+        self.discovered = False
+
+    async def _send(self, method: str, params: dict[str, Any] | None) -> Any:
+        from mcp.types import ClientRequest
+
+        request = ClientRequest.model_validate({"method": method, "params": params})  # type: ignore[attr-defined]
+        raw = await self.session.send_request(request, _Raw)
+        return parse_server_result(method, self.protocol_version, raw.root)
+
+    async def list_tools(self, cursor: str | None) -> mcp_types.ListToolsResult:
+        listed: mcp_types.ListToolsResult = await self._send("tools/list", {"cursor": cursor} if cursor else None)
+        return listed
+
+    async def call(
+        self, name: str, arguments: dict[str, Any] | None, responses: dict[str, Any] | None, state: str | None
+    ) -> Answer:
+        answer: Answer = await self._send("tools/call", {"name": name, "arguments": arguments})
+        return answer

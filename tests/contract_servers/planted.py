@@ -1,0 +1,63 @@
+"""What the planted servers of both SDK majors share (``planted_v1``, ``planted_v2``): the wire cases."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+PNG: Final = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+)
+
+N_SCHEMA: Final = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
+class NoAnnotations:
+    """A class without annotations: the SDK publishes no schema for it and writes its repr as text."""
+
+    def __init__(self) -> None:
+        self.value = 1
+
+
+WIRE: Final[list[tuple[str, dict[str, Any] | None, Any, list[str], bool]]] = [
+    # name, output_schema, structured_content, text blocks, is_error
+    ("good", N_SCHEMA, {"n": 2}, ['{"n": 2}'], False),
+    ("good_summary_beside_json", N_SCHEMA, {"n": 2}, ["Here is n:", '{"n": 2}'], False),
+    ("schemaless", None, None, ["plain words"], False),
+    ("mismatch", N_SCHEMA, {"n": 1}, ['{"n": 2}'], False),
+    ("bad_type", N_SCHEMA, {"n": "x"}, ['{"n": "x"}'], False),
+    ("missing", N_SCHEMA, None, ["n is 2"], False),
+    ("errored", N_SCHEMA, None, ["upstream down"], True),
+    ("schema_bad_type", {"type": "object", "properties": {"n": {"type": "int"}}}, {"n": 1}, ['{"n": 1}'], False),
+]
+
+WIRE_NAMES: Final = frozenset(case[0] for case in WIRE)
+
+VERDICTS: Final[dict[str, list[str]]] = {
+    # What every SDK major's client gets from the planted tools, in process and over stdio.
+    "model": [],
+    "typed_dict": [],
+    "dataclass_": [],
+    "int_list": [],
+    "text": [],
+    "number": [],
+    "mapping": [],
+    "image": [],
+    "opted_out": [],
+    "no_annotations": ["silent-opt-out"],
+    "crashes": ["tool-error"],
+    "good": [],
+    "good_summary_beside_json": [],
+    "schemaless": [],
+    "mismatch": ["content-mismatch"],
+    "bad_type": ["structured-invalid"],
+    "missing": ["structured-missing"],
+    "errored": ["tool-error"],
+    "schema_bad_type": ["output-schema-invalid"],
+}
+
+MAJOR_DIFFERS: Final[dict[int, dict[str, list[str]]]] = {
+    # mcp 1.x's low-level Server checks each result against the tool's outputSchema itself; one that
+    # is no valid schema makes that check raise, and the server answers every call with an error.
+    1: {"schema_bad_type": ["output-schema-invalid", "tool-error"]},
+}

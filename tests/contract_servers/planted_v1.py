@@ -1,0 +1,122 @@
+"""The planted servers for mcp 1.x (``FastMCP``, the 1.x low-level ``Server``): the same tools, with the
+same wire answers, as ``planted_v2`` for mcp 2.x. ``tests/sdk`` holds both to one set of verdicts.
+
+``mcp``: correct return kinds and two defects of the high-level server. ``wire``: a low-level server
+that answers exactly what each case says (mcp 1.x's own one refuses a result that breaks its schema).
+"""
+
+# No `from __future__ import annotations`: mcp 1.10 inspects parameter annotations as classes.
+
+import dataclasses
+import sys
+from typing import Any, TypedDict
+
+import anyio
+from mcp import types
+from mcp.server import Server
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.utilities.types import Image
+from pydantic import BaseModel
+
+from contract_servers.planted import PNG, WIRE, NoAnnotations
+
+mcp = FastMCP("planted", log_level="WARNING")
+
+
+class Point(BaseModel):
+    x: int
+    y: int
+
+
+class Reading(TypedDict):
+    station: str
+    celsius: float
+
+
+@dataclasses.dataclass
+class Forecast:
+    day: str
+    high: float
+
+
+@mcp.tool()
+def model() -> Point:
+    return Point(x=1, y=2)
+
+
+@mcp.tool()
+def typed_dict() -> Reading:
+    return {"station": "Oslo", "celsius": 3.5}
+
+
+@mcp.tool()
+def dataclass_() -> Forecast:
+    return Forecast(day="mon", high=9.5)
+
+
+@mcp.tool()
+def int_list() -> list[int]:
+    return [1, 2, 3]
+
+
+@mcp.tool()
+def text() -> str:
+    return "hello"
+
+
+@mcp.tool()
+def number(n: int = 42) -> int:
+    return n
+
+
+@mcp.tool()
+def mapping() -> dict[str, int]:
+    return {"k": 1}
+
+
+@mcp.tool()
+def image() -> Image:
+    return Image(data=PNG, format="png")
+
+
+@mcp.tool(structured_output=False)
+def opted_out() -> Point:
+    return Point(x=1, y=2)
+
+
+@mcp.tool()
+def no_annotations() -> NoAnnotations:
+    return NoAnnotations()
+
+
+@mcp.tool()
+def crashes() -> Point:
+    raise ValueError("kaput")
+
+
+wire: Server[Any] = Server("planted-wire")
+
+
+@wire.list_tools()
+async def _list() -> list[types.Tool]:
+    return [types.Tool(name=name, inputSchema={"type": "object"}, outputSchema=schema) for name, schema, *_ in WIRE]
+
+
+@wire.call_tool()
+async def _call(name: str, _arguments: dict[str, Any]) -> Any:
+    _name, _schema, structured, texts, is_error = next(case for case in WIRE if case[0] == name)
+    if is_error:
+        raise RuntimeError(texts[0])  # the 1.x low-level server answers is_error with the message
+    blocks = [types.TextContent(type="text", text=text) for text in texts]
+    return (blocks, structured) if structured is not None else blocks
+
+
+async def _serve(server: Server[Any]) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+if __name__ == "__main__":  # the same answers over stdio: `planted_v1.py mcp` or `planted_v1.py wire`
+    anyio.run(_serve, mcp._mcp_server if sys.argv[1:] == ["mcp"] else wire)
