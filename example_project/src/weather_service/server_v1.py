@@ -8,7 +8,7 @@ pytest -o mcp_contract_server=weather_service.server_v1:mcp --ignore=tests/test_
 # No `from __future__ import annotations`: mcp 1.10 reads parameter annotations as classes.
 
 import dataclasses
-from typing import Annotated, NotRequired, TypedDict
+from typing import Annotated
 
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
@@ -29,12 +29,12 @@ class WeatherData(BaseModel):
     conditions: str
 
 
-class StationReading(TypedDict):
+class StationReading(BaseModel):
+    # Not the TypedDict of server.py: mcp 1.x derives a NotRequired key's schema differently from release
+    # to release (1.10 requires it), fills it with None when left out, and then refuses its own result.
     station: str
     celsius: float
-    # mcp 1.x fills a NotRequired key that is left out with None (2.x leaves it out), so it must allow
-    # None: as NotRequired[float], its own output validation refuses the reading of a station without one.
-    gust: NotRequired[float | None]
+    gust: float | None = None
 
 
 @dataclasses.dataclass
@@ -67,12 +67,9 @@ def temperature(city: str) -> float:
 
 @mcp.tool()
 def station_reading(station: str) -> StationReading:
-    """The latest reading of a weather station (a TypedDict; the gust is not always measured)."""
+    """The latest reading of a weather station (the gust is not always measured)."""
     raw = upstream.STATIONS[station]
-    reading = StationReading(station=station, celsius=raw["celsius"])
-    if "gust" in raw:
-        reading["gust"] = raw["gust"]
-    return reading
+    return StationReading(station=station, celsius=raw["celsius"], gust=raw.get("gust"))
 
 
 @mcp.tool()
