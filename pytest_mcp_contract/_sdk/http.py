@@ -25,17 +25,20 @@ async def streams(
 ) -> AsyncIterator[TransportStreams]:
     """The read and write streams of a streamable HTTP session to ``url``, sending ``headers`` and
     telling ``on_response`` of every response."""
+    __tracebackhide__ = True  # its locals hold the revealed headers: never shown under -l
     from mcp.client import streamable_http
 
     httpx = http_library()
 
     def client(given: Mapping[str, str] | None = None) -> Any:
+        __tracebackhide__ = True
         return httpx.AsyncClient(
             headers={**(given or {}), **headers},
             # The SDK's own defaults: a server may hold a response stream open for long.
             timeout=httpx.Timeout(30.0, read=300.0),
             event_hooks={"response": [on_response]},
-            # mcp 1.x's transports leave redirects to the client, whose factory follows them (/mcp -> /mcp/).
+            # As the SDK's own client does: mcp 1.x's factory follows every redirect (/mcp -> /mcp/; 1.30
+            # follows within the origin itself, whatever this says), mcp 2.x only within the origin.
             follow_redirects=MAJOR < 2,
         )
 
@@ -44,5 +47,6 @@ async def streams(
             yield given[0], given[1]  # 1.x adds a third: the session id's getter
     else:  # the older 1.x name, which opens a client from a factory, with its protocol headers
         older: Any = getattr(streamable_http, "streamablehttp_client")  # noqa: B009 - absent from 2.x's stubs
+        # The factory is given the transport's protocol headers (Accept, Content-Type) as `headers`.
         async with older(url, httpx_client_factory=lambda headers=None, **_rest: client(headers)) as given:
             yield given[0], given[1]

@@ -28,13 +28,13 @@ def _inner(message: SessionMessage) -> Any:
 def request_id(message: SessionMessage) -> Any | None:
     """The id of a request (``None`` for anything else): its answer is awaited."""
     inner = _inner(message)
-    return inner.id if type(inner).__name__ == "JSONRPCRequest" else None
+    return inner.id if isinstance(inner, mcp.types.JSONRPCRequest) else None
 
 
 def answered_id(message: SessionMessage) -> Any | None:
     """The id a response or error answers (``None`` for anything else)."""
     inner = _inner(message)
-    return inner.id if type(inner).__name__ in ("JSONRPCResponse", "JSONRPCError") else None
+    return inner.id if isinstance(inner, mcp.types.JSONRPCResponse | mcp.types.JSONRPCError) else None
 
 
 def dump(message: SessionMessage) -> str:

@@ -170,3 +170,43 @@ def test_a_declared_draft_is_the_one_that_judges_and_the_failure_names_it() -> N
         ("/pair/0", "'a' is not of type 'integer' (schema keyword 'type' at /properties/pair/prefixItems/0/type)"),
         ("/pair/1", "1 is not of type 'string' (schema keyword 'type' at /properties/pair/prefixItems/1/type)"),
     ]
+
+
+# mcp 1.x's low-level Server checks a result against the tool's outputSchema itself and answers an error
+# instead ("Output validation error: …"): the defect is the server's, whether the test expected an error.
+REFUSED = "Output validation error: 'x' is not of type 'integer'"
+SCHEMA_N = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
+@pytest.mark.parametrize("expect_error", [False, True])
+def test_a_result_the_server_refused_against_its_own_schema_is_structured_invalid(expect_error: bool) -> None:
+    [violation] = check_result(
+        make_tool(SCHEMA_N), make_result(None, REFUSED, is_error=True), expect_error=expect_error
+    )
+    assert violation.check == "structured-invalid"
+    assert violation.message == (
+        "the tool's structured_content does not match its output_schema: the server refused its own result "
+        f"and answered is_error=True instead ({REFUSED!r})"
+    )
+
+
+def test_a_result_the_server_refused_for_lacking_structured_content_is_structured_missing() -> None:
+    text = "Output validation error: outputSchema defined but no structured output returned"
+    [violation] = check_result(make_tool(SCHEMA_N), make_result(None, text, is_error=True), expect_error=True)
+    assert violation.check == "structured-missing"
+    assert violation.message.startswith("the tool declares an output_schema, but its result had no structured_content")
+
+
+@pytest.mark.parametrize(
+    ("schema", "texts"),
+    [
+        (None, [REFUSED]),  # no schema the server could have checked against
+        (SCHEMA_N, ["upstream said: " + REFUSED]),  # the words, but not as the server's own answer
+        (SCHEMA_N, [REFUSED, "and more"]),  # the server's refusal is a single text block
+    ],
+    ids=["no-schema", "quoted", "two-blocks"],
+)
+def test_an_expected_error_that_only_mentions_output_validation_is_no_violation(
+    schema: dict[str, Any] | None, texts: list[str]
+) -> None:
+    assert check_result(make_tool(schema), make_result(None, *texts, is_error=True), expect_error=True) == []

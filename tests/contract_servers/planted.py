@@ -28,6 +28,8 @@ WIRE: Final[list[tuple[str, dict[str, Any] | None, Any, list[str], bool]]] = [
     ("bad_type", N_SCHEMA, {"n": "x"}, ['{"n": "x"}'], False),
     ("missing", N_SCHEMA, None, ["n is 2"], False),
     ("errored", N_SCHEMA, None, ["upstream down"], True),
+    # What mcp 1.x's low-level Server answers for a result that breaks the schema (both servers send it).
+    ("refused_by_server", N_SCHEMA, None, ["Output validation error: 'x' is not of type 'integer'"], True),
     ("schema_bad_type", {"type": "object", "properties": {"n": {"type": "int"}}}, {"n": 1}, ['{"n": 1}'], False),
 ]
 
@@ -53,6 +55,7 @@ VERDICTS: Final[dict[str, list[str]]] = {
     "bad_type": ["structured-invalid"],
     "missing": ["structured-missing"],
     "errored": ["tool-error"],
+    "refused_by_server": ["structured-invalid"],
     "schema_bad_type": ["output-schema-invalid"],
 }
 
