@@ -1,8 +1,14 @@
-"""What the planted servers of both SDK majors share (``planted_v1``, ``planted_v2``): the wire cases."""
+"""What the planted servers of both SDK majors share (``planted_v1``, ``planted_v2``): the tools of the
+high-level server, each registers with its own SDK, the wire cases, and the verdicts every major gets.
+"""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: mcp 1.10 inspects parameter annotations as classes.
 
-from typing import Any, Final
+import dataclasses
+from collections.abc import Callable
+from typing import Any, Final, TypedDict
+
+from pydantic import BaseModel
 
 PNG: Final = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -17,6 +23,78 @@ class NoAnnotations:
 
     def __init__(self) -> None:
         self.value = 1
+
+
+class Point(BaseModel):
+    x: int
+    y: int
+
+
+class Reading(TypedDict):
+    station: str
+    celsius: float
+
+
+@dataclasses.dataclass
+class Forecast:
+    day: str
+    high: float
+
+
+def model() -> Point:
+    return Point(x=1, y=2)
+
+
+def typed_dict() -> Reading:
+    return {"station": "Oslo", "celsius": 3.5}
+
+
+def dataclass_() -> Forecast:
+    return Forecast(day="mon", high=9.5)
+
+
+def int_list() -> list[int]:
+    return [1, 2, 3]
+
+
+def text() -> str:
+    return "hello"
+
+
+def number(n: int = 42) -> int:
+    return n
+
+
+def mapping() -> dict[str, int]:
+    return {"k": 1}
+
+
+def opted_out() -> Point:
+    """Registered with ``structured_output=False``: no schema, on purpose."""
+    return Point(x=1, y=2)
+
+
+def no_annotations() -> NoAnnotations:
+    return NoAnnotations()
+
+
+def crashes() -> Point:
+    raise ValueError("kaput")
+
+
+TOOLS: Final[list[Callable[..., Any]]] = [
+    model,
+    typed_dict,
+    dataclass_,
+    int_list,
+    text,
+    number,
+    mapping,
+    no_annotations,
+    crashes,
+]
+"""Registered as they are by each major's high-level server; ``opted_out`` and ``image`` (the SDK's
+own ``Image``) are registered apart."""
 
 
 WIRE: Final[list[tuple[str, dict[str, Any] | None, Any, list[str], bool]]] = [

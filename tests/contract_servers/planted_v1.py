@@ -1,97 +1,33 @@
 """The planted servers for mcp 1.x (``FastMCP``, the 1.x low-level ``Server``): the same tools, with the
 same wire answers, as ``planted_v2`` for mcp 2.x. ``tests/sdk`` holds both to one set of verdicts.
 
-``mcp``: correct return kinds and two defects of the high-level server. ``wire``: a low-level server
-that answers exactly what each case says (mcp 1.x's own one refuses a result that breaks its schema).
+``mcp``: the high-level server, with the tools of ``planted.TOOLS`` and an ``Image`` tool. ``wire``: a
+low-level server that answers exactly what each case says (mcp 1.x's own one refuses a result that
+breaks its schema).
 """
 
-# No `from __future__ import annotations`: mcp 1.10 inspects parameter annotations as classes.
-
-import dataclasses
 import sys
-from typing import Any, TypedDict
+from typing import Any
 
 import anyio
 from mcp import types
 from mcp.server import Server
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.utilities.types import Image
-from pydantic import BaseModel
 
-from contract_servers.planted import PNG, WIRE, NoAnnotations
+from contract_servers.planted import PNG, TOOLS, WIRE, opted_out
 
 mcp = FastMCP("planted", log_level="WARNING")
 
 
-class Point(BaseModel):
-    x: int
-    y: int
-
-
-class Reading(TypedDict):
-    station: str
-    celsius: float
-
-
-@dataclasses.dataclass
-class Forecast:
-    day: str
-    high: float
-
-
-@mcp.tool()
-def model() -> Point:
-    return Point(x=1, y=2)
-
-
-@mcp.tool()
-def typed_dict() -> Reading:
-    return {"station": "Oslo", "celsius": 3.5}
-
-
-@mcp.tool()
-def dataclass_() -> Forecast:
-    return Forecast(day="mon", high=9.5)
-
-
-@mcp.tool()
-def int_list() -> list[int]:
-    return [1, 2, 3]
-
-
-@mcp.tool()
-def text() -> str:
-    return "hello"
-
-
-@mcp.tool()
-def number(n: int = 42) -> int:
-    return n
-
-
-@mcp.tool()
-def mapping() -> dict[str, int]:
-    return {"k": 1}
+for tool in TOOLS:
+    mcp.tool()(tool)
+mcp.tool(structured_output=False)(opted_out)
 
 
 @mcp.tool()
 def image() -> Image:
     return Image(data=PNG, format="png")
-
-
-@mcp.tool(structured_output=False)
-def opted_out() -> Point:
-    return Point(x=1, y=2)
-
-
-@mcp.tool()
-def no_annotations() -> NoAnnotations:
-    return NoAnnotations()
-
-
-@mcp.tool()
-def crashes() -> Point:
-    raise ValueError("kaput")
 
 
 wire: Server[Any] = Server("planted-wire")

@@ -4,90 +4,27 @@ same wire answers, as ``planted_v1`` for mcp 1.x. ``tests/sdk`` holds both to on
 
 from __future__ import annotations
 
-import dataclasses
 import sys
-from typing import Any, TypedDict
+from typing import Any
 
 import anyio
 from mcp import types
 from mcp.server import MCPServer, Server
 from mcp.server.mcpserver.utilities.types import Image
-from pydantic import BaseModel
 
-from contract_servers.planted import PNG, WIRE, NoAnnotations
+from contract_servers.planted import PNG, TOOLS, WIRE, opted_out
 
 mcp = MCPServer("planted", log_level="WARNING")
 
 
-class Point(BaseModel):
-    x: int
-    y: int
-
-
-class Reading(TypedDict):
-    station: str
-    celsius: float
-
-
-@dataclasses.dataclass
-class Forecast:
-    day: str
-    high: float
-
-
-@mcp.tool()
-def model() -> Point:
-    return Point(x=1, y=2)
-
-
-@mcp.tool()
-def typed_dict() -> Reading:
-    return {"station": "Oslo", "celsius": 3.5}
-
-
-@mcp.tool()
-def dataclass_() -> Forecast:
-    return Forecast(day="mon", high=9.5)
-
-
-@mcp.tool()
-def int_list() -> list[int]:
-    return [1, 2, 3]
-
-
-@mcp.tool()
-def text() -> str:
-    return "hello"
-
-
-@mcp.tool()
-def number(n: int = 42) -> int:
-    return n
-
-
-@mcp.tool()
-def mapping() -> dict[str, int]:
-    return {"k": 1}
+for tool in TOOLS:
+    mcp.tool()(tool)
+mcp.tool(structured_output=False)(opted_out)
 
 
 @mcp.tool()
 def image() -> Image:
     return Image(data=PNG, format="png")
-
-
-@mcp.tool(structured_output=False)
-def opted_out() -> Point:
-    return Point(x=1, y=2)
-
-
-@mcp.tool()
-def no_annotations() -> NoAnnotations:
-    return NoAnnotations()
-
-
-@mcp.tool()
-def crashes() -> Point:
-    raise ValueError("kaput")
 
 
 async def _list(_ctx: Any, _params: Any) -> types.ListToolsResult:
