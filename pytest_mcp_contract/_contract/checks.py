@@ -100,10 +100,10 @@ def result_violations(
     """:func:`check_result` with the cause already looked up (sessions know it), noted checks kept."""
     name = tool.name
     if result.is_error:
-        refused = _output_refused(tool, result)
-        if refused is not None:  # the server caught its own broken result: a defect, expected error or not
-            return [refused]
-        return [] if expect_error else [_tool_error(name, result, cause)]
+        if expect_error:  # whatever its words: a server's own error text may read like anything
+            return []
+        # An error the test did not expect, named for what it is when the server refused its own result.
+        return [output_refused(tool, result) or _tool_error(name, result, cause)]
     violations: list[Violation] = []
     if expect_error:
         violations.append(
@@ -168,8 +168,9 @@ an error result instead of the result, on the wire as in process."""
 _NO_STRUCTURED: Final = "outputSchema defined but no structured output returned"
 
 
-def _output_refused(tool: Tool, result: CallToolResult) -> Violation | None:
-    """The violation behind an error the server answered because its own result broke its schema."""
+def output_refused(tool: Tool, result: CallToolResult) -> Violation | None:
+    """The violation behind an error result that is the server refusing its own result against the
+    tool's schema (mcp 1.x's low-level ``Server``); ``None`` for any other result."""
     texts = [block.text for block in result.content if block.type == "text"]
     if tool.output_schema is None or len(texts) != 1 or not texts[0].startswith(OUTPUT_REFUSED):
         return None
