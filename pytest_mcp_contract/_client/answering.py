@@ -38,31 +38,27 @@ def client_callbacks(callbacks: Mapping[str, Any] | None) -> dict[str, Any]:
     return {key: value for key, value in given.items() if value is not None}
 
 
-CALLBACK_FOR: Final = {
-    "elicitation": "elicitation_callback",
-    "sampling": "sampling_callback",
-    "roots": "list_roots_callback",
-}
+# Each capability a server may ask the client for: the SDK client's callback that gives it, the request
+# that asks for it, and what the SDK client answers that request with when it has no such callback.
+_ASKED: Final = (
+    ("elicitation", "elicitation_callback", "ElicitRequest", "Elicitation not supported"),
+    ("sampling", "sampling_callback", "CreateMessageRequest", "Sampling not supported"),
+    ("roots", "list_roots_callback", "ListRootsRequest", "List roots not supported"),
+)
+
+CALLBACK_FOR: Final = {capability: callback for capability, callback, _request, _refusal in _ASKED}
 """The SDK client's callback behind each capability."""
+
+CAPABILITY_OF: Final = {request: capability for capability, _callback, request, _refusal in _ASKED}
+"""The capability each input request (by its class) asks for."""
+
+REFUSALS: Final = {refusal: capability for capability, _callback, _request, refusal in _ASKED}
+"""What the SDK client answers a server's request with when it has no callback for it."""
 
 
 def needs(*capabilities: str) -> dict[str, str]:
     """Each capability with the callback that gives it, for a message."""
     return {capability: CALLBACK_FOR.get(capability, capability) for capability in capabilities}
-
-
-CAPABILITY_OF: Final = {
-    "CreateMessageRequest": "sampling",
-    "ElicitRequest": "elicitation",
-    "ListRootsRequest": "roots",
-}
-
-REFUSALS: Final = {
-    "Sampling not supported": "sampling",
-    "Elicitation not supported": "elicitation",
-    "List roots not supported": "roots",
-}
-"""What the SDK client answers a server's request with when it has no callback for it."""
 
 
 async def answer_round(
@@ -134,10 +130,15 @@ def _recorded(capability: str, callback: Any, refusals: list[tuple[str, str]]) -
 
 def refused_capability(text: str, callbacks: Mapping[str, Any]) -> str | None:
     """The capability a mid-call request asked for when this client's answer was the SDK's refusal
-    for a callback it was not given (``Elicitation not supported``), as the server relays it."""
-    for refusal, capability in REFUSALS.items():
-        if refusal in text and CALLBACK_FOR[capability] not in callbacks:
-            return capability
+    for a callback it was not given (``Elicitation not supported``), as the server relays it: the whole
+    of a line, or its end after a prefix (``Error executing tool X: Elicitation not supported``). A tool's
+    own words that only begin so ("Sampling not supported on the free tier") are the tool's error."""
+    for line in text.splitlines():
+        said = line.strip()
+        for refusal, capability in REFUSALS.items():
+            relayed = said == refusal or said.endswith(f": {refusal}")
+            if relayed and CALLBACK_FOR[capability] not in callbacks:
+                return capability
     return None
 
 

@@ -45,9 +45,6 @@ class AsyncMcpContract(ClientFace):
         """Call a tool and return the raw result once it has passed every check (see ``McpContract``)."""
         __tracebackhide__ = True
         args = self._arguments(name, arguments)
-        if name not in self._session.tools:
-            await self._session.refresh_tools()  # the server may have added it since
-        self._session.tool(name)
         limit = self._limit(timeout)
         outcome: Answer | RpcError
         try:

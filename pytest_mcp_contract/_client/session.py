@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
 
 import anyio
@@ -73,6 +74,13 @@ MAX_PAGES: Final = 1000
 @public
 class SessionError(McpContractError, RuntimeError):
     """The session could not be opened, or the server broke the protocol outside a tool call."""
+
+
+@dataclass(frozen=True)
+class RoundsWithoutEnd:
+    """The ``data`` of the error that stands for a tool still asking for input after ``MAX_ROUNDS`` rounds."""
+
+    why: str
 
 
 class SessionOptions(TypedDict, total=False):
@@ -227,7 +235,7 @@ class ContractSession:
                 if cursor is None:
                     return tools
         except ValidationError as error:  # the negotiated version's wire model rejects the listing
-            refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
+            refusal = self._off_model(error)
             raise SessionError(
                 messages.listing_off_model(server_label(self.server), refusal.version, refusal.why)
             ) from None
@@ -250,8 +258,13 @@ class ContractSession:
 
         An ``InputRequiredResult`` is followed through its rounds, as the SDK's ``Client.call_tool``
         does, answering each with the client's callbacks; its final result is the answer.
+        A name the listing lacks is looked up again first (the server may have added the tool since),
+        within the call's time: an unknown one raises :class:`UnknownToolError`.
         """
         __tracebackhide__ = True
+        if name not in self._tools:
+            await self.refresh_tools()
+            self.tool(name)
         self._calling = f"during tools/call {name!r}"
         self._call_mark = self.connection.mark() if self.connection is not None else None
         self._refusals.clear()
@@ -264,8 +277,9 @@ class ContractSession:
                             break
                         responses = await answer_round(self.sdk.session, self.callbacks, name, result, round_number)
                         result = await self._send_call(name, arguments, responses, result.request_state)
-                    if isinstance(result, mcp_types.InputRequiredResult):
-                        raise ClientCapabilityError(name, messages.rounds_without_end(name, MAX_ROUNDS))
+                    if isinstance(result, mcp_types.InputRequiredResult):  # the server's defect, not the test's
+                        endless = messages.rounds_without_end(name, MAX_ROUNDS)
+                        raise rpc_error(INTERNAL_ERROR, endless, RoundsWithoutEnd(endless))
                 except RpcError as error:
                     if self._closed_under_us(error):
                         await self._went_away(
@@ -296,8 +310,12 @@ class ContractSession:
         try:
             return await self.sdk.call(name, arguments, responses, state)
         except ValidationError as error:  # the negotiated version's wire model rejects the answer
-            refusal = off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
+            refusal = self._off_model(error)
             raise rpc_error(INTERNAL_ERROR, refusal.why, refusal) from None
+
+    def _off_model(self, error: ValidationError) -> OffModel:
+        """What the negotiated version's wire model said of an answer it rejected."""
+        return off_model(str(self.negotiated), error.errors(include_url=False))  # type: ignore[arg-type]
 
     def timed_out(self, name: str, limit: float) -> ToolTimeoutError:
         """The error for a call that did not answer in time, naming a flood of output if there was one."""
@@ -410,15 +428,10 @@ class ContractSession:
     ) -> CallToolResult:
         """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
         __tracebackhide__ = True
-        if answer.result.is_error and not expect_error and self._refusals:
-            declined, why = self._refusals[0]
-            raise ClientCapabilityError(name, messages.callback_declined(name, declined, CALLBACK_FOR[declined], why))
         if answer.result.is_error and not expect_error:
-            texts = [block.text for block in answer.result.content if block.type == "text"]
-            capability = refused_capability("\n".join([*texts, answer.cause or ""]), self.callbacks)
-            if capability is not None:  # the tool failed on a request this client could not answer
-                said = "the tool failed on the client's answer to its request"
-                raise ClientCapabilityError(name, messages.capability_missing(name, needs(capability), said))
+            problem = self.client_side(name, answer.result)
+            if problem is not None:
+                raise ClientCapabilityError(name, problem)
         # This very call's cause (None: none was recorded); never another call's, looked up by name.
         violations = self._violations(name, answer.result, expect_error=expect_error, cause=answer.cause)
         if self.triage is not None:
@@ -435,21 +448,13 @@ class ContractSession:
         """A JSON-RPC error instead of a result: raised as it is if expected, else a ``tool-error``;
         an answer that could not be read is ``answer-unreadable`` either way."""
         __tracebackhide__ = True
-        unreadable = self.unreadable(name, error)
+        unreadable = self.violation_for(name, error)
         if unreadable is not None:
             violations = [unreadable]
         elif expect_error:
             raise error
-        elif error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the test's client, not the server
-            raise ClientCapabilityError(name, self.needs_capability(name, error)) from None
-        elif self._refusals:  # the tool failed on an answer the test's own callback gave
-            declined, why = self._refusals[0]
-            raise ClientCapabilityError(
-                name, messages.callback_declined(name, declined, CALLBACK_FOR[declined], why)
-            ) from None
-        elif (lacking := refused_capability(error.error.message, self.callbacks)) is not None:
-            said = f"the client answered its request with {error.error.message!r}"
-            raise ClientCapabilityError(name, messages.capability_missing(name, needs(lacking), said)) from None
+        elif (problem := self.client_side(name, error)) is not None:
+            raise ClientCapabilityError(name, problem) from None
         else:
             # With an HTTP status the SDK's message leaves out.
             meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
@@ -471,15 +476,36 @@ class ContractSession:
         # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
         raise ContractViolationError(violations, tool=name, arguments=arguments) from None
 
-    def needs_capability(self, name: str, error: RpcError) -> str:
-        """What a -32021 error (the client lacks a capability the tool requires) tells the user to do."""
-        return messages.capability_missing(name, needs(*required_capabilities(error.error.data)), error.error.message)
+    def client_side(self, name: str, failed: RpcError | CallToolResult) -> str | None:
+        """Why a failed call is the test's client's doing rather than the server's, as the next step
+        (``None``: the server's). The tool requires a capability the client lacks (-32021); one of the
+        test's callbacks declined or raised; or the tool relays the SDK client's own refusal of a request
+        it had no callback for. Only what crosses the wire and the client's own callbacks count: the
+        server-side cause (in process) would make the verdict differ by transport."""
+        if isinstance(failed, RpcError) and failed.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:
+            return messages.capability_missing(
+                name, needs(*required_capabilities(failed.error.data)), failed.error.message
+            )
+        if self._refusals:  # the tool failed on an answer the test's own callback gave
+            declined, why = self._refusals[0]
+            return messages.callback_declined(name, declined, CALLBACK_FOR[declined], why)
+        if isinstance(failed, RpcError):
+            said = failed.error.message
+            shown = f"the client answered its request with {said!r}"
+        else:
+            said = "\n".join(block.text for block in failed.content if block.type == "text")
+            shown = "the tool failed on the client's answer to its request"
+        lacking = refused_capability(said, self.callbacks)
+        return None if lacking is None else messages.capability_missing(name, needs(lacking), shown)
 
-    def unreadable(self, name: str, error: RpcError) -> Violation | None:
+    def violation_for(self, name: str, error: RpcError) -> Violation | None:
         """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``
         for a line the transport could not read, or one the negotiated version's wire model rejects
-        (``structured-invalid`` when it is the structured content)."""
+        (``structured-invalid`` when it is the structured content); ``tool-error`` for a tool that never
+        reached its final result."""
         refusal = error.error.data
+        if isinstance(refusal, RoundsWithoutEnd):
+            return Violation("tool-error", name, refusal.why)
         if isinstance(refusal, OffModel):
             check: CheckId = (
                 "structured-invalid" if refusal.field.startswith("structuredContent") else "answer-unreadable"

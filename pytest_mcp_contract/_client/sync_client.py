@@ -82,9 +82,6 @@ class McpContract(ClientFace):
         """
         __tracebackhide__ = True
         args = self._arguments(name, arguments)
-        if name not in self._session.tools:
-            self.run(self._session.refresh_tools())  # the server may have added it since
-        self._session.tool(name)
         outcome: Answer | RpcError
         try:
             outcome = self.request(name, args, timeout=timeout)

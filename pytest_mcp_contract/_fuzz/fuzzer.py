@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._contract.checks import output_refused
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._run.paths import file_stem
@@ -186,7 +187,9 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     except _Stop:
         found = best
     except _NeedsCapability as needs:
-        pytest.skip(f"not fuzzed: {needs}")
+        if best is None:  # nothing found before the tool asked for what the client cannot give
+            pytest.skip(f"not fuzzed: {needs}")
+        found = best
     except FlakyFailure as error:
         found = next((error for error in error.exceptions if isinstance(error, _Broke)), None)
         if found is None:
@@ -200,7 +203,10 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         if not stopped:
             # Once more with the server's log on, so the report holds this call's log and no other.
             calls += 1
-            again = probe(client, tool, found.arguments, settings).violations
+            try:
+                again = probe(client, tool, found.arguments, settings).violations
+            except _NeedsCapability:  # asked this time what it did not before: the first finding stands
+                again = []
             flaky = flaky or not again
             found = _Broke(found.arguments, again or found.violations)
         _remember(last, found)
@@ -244,7 +250,6 @@ class Probe:
 
 def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> Probe:
     """Make one generated call and judge its answer."""
-    from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY
 
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._contract.expect import Judge
@@ -260,11 +265,12 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
     except ClientCapabilityError as error:
         raise _NeedsCapability(str(error)) from None
     except RpcError as error:
-        if error.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:  # the client's set-up, not the server
-            raise _NeedsCapability(client.session.needs_capability(name, error)) from None
+        standing = client.session.violation_for(name, error)
+        problem = client.session.client_side(name, error) if standing is None else None
+        if problem is not None:  # the client's set-up, not the server: as for the tests' own calls
+            raise _NeedsCapability(problem) from None
         message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
-        unreadable = client.session.unreadable(name, error)
-        violations = [unreadable or Violation("input-crash", name, message)]
+        violations = [standing or Violation("input-crash", name, message)]
     except ToolTimeoutError as error:
         violations = [Violation("input-crash", name, f"no answer: {error}")]
     else:
@@ -274,7 +280,8 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
             message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
             violations = [Violation("structured-invalid", name, message)]
         else:  # a legitimate answer to arguments the tool cannot serve, unless the server refused its own result
-            violations = client.session.result_violations(name, answer.result, expect_error=True, cause=None)
+            refused = output_refused(client.session.tool(name), answer.result)
+            violations = [refused] if refused is not None else []
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: the allow list applies.
     judge = Judge([], settings.allow, settings.noted)

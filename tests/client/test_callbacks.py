@@ -113,6 +113,24 @@ def test_a_multi_round_trip_is_followed_to_its_final_result(project: Project) ->
     project.run().assert_outcomes(passed=1)
 
 
+def test_a_tool_that_never_stops_asking_is_the_servers_error_not_the_clients(project: Project) -> None:
+    project.pytester.makeconftest(CALLBACKS)
+    project.configure(target("rounds"))
+    project.tests('def test_endless(mcp_contract):\n    mcp_contract.call_tool("endless")\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ContractViolationError: tool 'endless' called with no arguments broke its "
+            "contract (1 violation):",
+            "E       [tool-error]",
+            "E         tool 'endless' answered with InputRequiredResult 10 times in a row, asking for input without "
+            "end; a tool must reach its final result in a bounded number of rounds",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*ClientCapabilityError*")
+
+
 def _provision_fails(project: Project) -> pytest.RunResult:
     """One test calling the multi-round tool, which must fail."""
     project.configure(target("rounds"))
@@ -237,3 +255,47 @@ def test_a_callback_that_declines_a_mid_call_request_is_the_tests_not_the_server
         ]
     )
     result.stdout.no_fnmatch_line("*tool-error*")
+
+
+def test_a_declined_callback_is_blamed_on_its_own_call_only(project: Project) -> None:
+    project.pytester.makeconftest(REFUSING)
+    project.configure(target("asks"))
+    project.tests(
+        """
+        import pytest
+        from pytest_mcp_contract import ClientCapabilityError, ContractViolationError
+
+        @pytest.mark.mcp_contract_protocol_version("2025-11-25")
+        def test_book(mcp_contract):
+            with pytest.raises(ClientCapabilityError):
+                mcp_contract.call_tool("book", {"date": "friday"})  # the callback declines
+            with pytest.raises(ContractViolationError, match=r"\\[tool-error\\]"):
+                mcp_contract.call_tool("book", {})  # fails on its own: no date, no question asked
+        """
+    )
+    project.run().assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("transport", ["in process", "stdio"])
+def test_a_tool_error_that_reads_like_the_clients_refusal_is_the_tools(project: Project, transport: str) -> None:
+    """No request reached the client: words of the tool's own are its error, expected or not."""
+    stdio = f"stdio:{sys.executable} {SERVERS / 'asks_midcall.py'} stdio"
+    project.configure(target("asks_midcall") if transport == "in process" else stdio)
+    project.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_contract_protocol_version("2025-11-25")
+        def test_unexpected(mcp_contract):
+            mcp_contract.call_tool("summarize", {"text": "long"})
+
+        @pytest.mark.mcp_contract_protocol_version("2025-11-25")
+        @pytest.mark.mcp_expect_error(tool="summarize", match="free tier")
+        def test_expected(mcp_contract):
+            mcp_contract.call_tool("summarize", {"text": "long"})
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["E       [[]tool-error[]]", "*Sampling not supported on the free tier*"])
+    result.stdout.no_fnmatch_line("*ClientCapabilityError*")

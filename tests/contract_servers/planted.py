@@ -30,6 +30,12 @@ class Point(BaseModel):
     y: int
 
 
+class Sure(BaseModel):
+    """What ``confirm`` (each major's own, with its SDK's ``Context``) asks the client for, mid-call."""
+
+    sure: bool
+
+
 class Reading(TypedDict):
     station: str
     celsius: float
@@ -112,6 +118,9 @@ WIRE: Final[list[tuple[str, dict[str, Any] | None, Any, list[str], bool]]] = [
 ]
 
 WIRE_NAMES: Final = frozenset(case[0] for case in WIRE)
+
+ASKING: Final = frozenset({"confirm"})
+"""Tools that ask the client mid-call (``ctx.elicit``): the verdict depends on the client's callbacks."""
 
 VERDICTS: Final[dict[str, list[str]]] = {
     # What every SDK major's client gets from the planted tools, in process and over stdio.

@@ -12,10 +12,10 @@ from typing import Any
 import anyio
 from mcp import types
 from mcp.server import Server
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.utilities.types import Image
 
-from contract_servers.planted import PNG, TOOLS, WIRE, opted_out
+from contract_servers.planted import PNG, TOOLS, WIRE, Sure, opted_out
 
 mcp = FastMCP("planted", log_level="WARNING")
 
@@ -28,6 +28,12 @@ mcp.tool(structured_output=False)(opted_out)
 @mcp.tool()
 def image() -> Image:
     return Image(data=PNG, format="png")
+
+
+@mcp.tool()
+async def confirm(ctx: Context) -> str:  # type: ignore[type-arg]
+    answer = await ctx.elicit(message="Go on?", schema=Sure)
+    return "going on" if answer.action == "accept" and answer.data.sure else "stopped"
 
 
 wire: Server[Any] = Server("planted-wire")

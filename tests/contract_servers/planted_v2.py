@@ -10,9 +10,10 @@ from typing import Any
 import anyio
 from mcp import types
 from mcp.server import MCPServer, Server
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.utilities.types import Image
 
-from contract_servers.planted import PNG, TOOLS, WIRE, opted_out
+from contract_servers.planted import PNG, TOOLS, WIRE, Sure, opted_out
 
 mcp = MCPServer("planted", log_level="WARNING")
 
@@ -25,6 +26,12 @@ mcp.tool(structured_output=False)(opted_out)
 @mcp.tool()
 def image() -> Image:
     return Image(data=PNG, format="png")
+
+
+@mcp.tool()
+async def confirm(ctx: Context) -> str:
+    answer = await ctx.elicit(message="Go on?", schema=Sure)
+    return "going on" if answer.action == "accept" and answer.data.sure else "stopped"
 
 
 async def _list(_ctx: Any, _params: Any) -> types.ListToolsResult:

@@ -1,6 +1,6 @@
 """A low-level server whose tool answers with ``InputRequiredResult`` until the client answers: 2026-07-28's
 multi-round trip. ``provision`` asks which region (elicitation), then, keeping it in its request state,
-which label, and only then answers.
+which label, and only then answers. ``endless`` asks again after every answer.
 """
 
 from __future__ import annotations
@@ -31,11 +31,16 @@ def _ask(message: str, field: str) -> ElicitRequest:
 async def list_tools(_ctx: Any, _params: PaginatedRequestParams | None) -> ListToolsResult:
     schema = {"type": "object", "properties": {"region": {"type": "string"}, "label": {"type": "string"}}}
     return ListToolsResult(
-        tools=[Tool(name="provision", input_schema={"type": "object"}, output_schema=schema | {"required": ["region"]})]
+        tools=[
+            Tool(name="provision", input_schema={"type": "object"}, output_schema=schema | {"required": ["region"]}),
+            Tool(name="endless", input_schema={"type": "object"}),
+        ]
     )
 
 
 async def call_tool(_ctx: Any, params: CallToolRequestParams) -> CallToolResult | InputRequiredResult:
+    if params.name == "endless":  # asks again whatever the client answers: it never reaches a result
+        return InputRequiredResult(input_requests={"region": _ask("Which region?", "region")}, request_state="again")
     answers = params.input_responses or {}
     region, label = answers.get("region"), answers.get("label")
     if isinstance(region, ElicitResult) and region.content is not None:  # round 2: keep the region in the state

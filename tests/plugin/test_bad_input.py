@@ -313,3 +313,60 @@ def test_opening_a_sync_session_inside_a_running_loop_says_why() -> None:
 
     with pytest.raises(RuntimeError, match="in async tests use mcp_contract_async"):
         anyio.run(inside)
+
+
+RELISTING_HANGS = """
+import anyio
+from mcp import types
+from mcp.server import Server
+
+armed = False
+
+
+async def list_tools(_ctx, _params):
+    global armed
+    if armed:  # the listing after a call of `arm` never answers
+        armed = False
+        await anyio.sleep(3600)
+    return types.ListToolsResult(tools=[types.Tool(name="arm", input_schema={"type": "object"})])
+
+
+async def call_tool(_ctx, params):
+    global armed
+    armed = True
+    return types.CallToolResult(content=[types.TextContent(type="text", text="armed")])
+
+
+server = Server("relisting", on_list_tools=list_tools, on_call_tool=call_tool)
+"""
+
+
+def test_looking_up_an_unlisted_tool_again_stays_within_the_calls_timeout(project: Project) -> None:
+    """A name the first listing lacks makes the client list the tools again: a server that never
+    answers that listing is the call timing out, sync or async, not a test that hangs."""
+    project.pytester.makepyfile(relisting=RELISTING_HANGS)
+    project.configure("relisting.py:server", mcp_contract_scope="function")
+    project.tests(
+        """
+        import pytest
+
+        def test_sync(mcp_contract):
+            mcp_contract.call_tool("arm")
+            mcp_contract.call_tool("unlisted", timeout=0.5)
+
+        @pytest.mark.anyio
+        async def test_async(mcp_contract_async):
+            await mcp_contract_async.call_tool("arm")
+            await mcp_contract_async.call_tool("unlisted", timeout=0.5)
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+        """
+    )
+    result = project.run()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        ["E       pytest_mcp_contract.ToolTimeoutError: tool 'unlisted' did not answer within 0.5 s, so the call*"] * 2,
+        consecutive=False,
+    )

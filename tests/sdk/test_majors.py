@@ -14,21 +14,23 @@ from collections.abc import Iterator
 
 import pytest
 from conftest import SERVERS, violations_of
-from contract_servers.planted import MAJOR_DIFFERS, VERDICTS, WIRE_NAMES
+from contract_servers.planted import ASKING, MAJOR_DIFFERS, VERDICTS, WIRE_NAMES
 
-from pytest_mcp_contract import McpContract
+from pytest_mcp_contract import ClientCapabilityError, McpContract
+from pytest_mcp_contract._contract.versions import OFFERED
 from pytest_mcp_contract._sdk.release import MAJOR
 from pytest_mcp_contract._servers.stdio import stdio_target
 
 PLANTED = f"planted_v{MAJOR}"
 
 
-def _open(which: str, transport: str) -> McpContract:
+def _open(which: str, transport: str, version: str = OFFERED[0]) -> McpContract:
     if transport == "in process":
         server = getattr(importlib.import_module(f"contract_servers.{PLANTED}"), which)
-        return McpContract(server, timeout=30)
+        return McpContract(server, timeout=30, version=version)
     command = f"stdio:{sys.executable} -m contract_servers.{PLANTED} {which}"
-    return McpContract(stdio_target(command, SERVERS.parent, dict(os.environ), SERVERS.parent), timeout=30)
+    target = stdio_target(command, SERVERS.parent, dict(os.environ), SERVERS.parent)
+    return McpContract(target, timeout=30, version=version)
 
 
 @pytest.fixture(scope="module", params=["in process", "stdio"])
@@ -55,4 +57,21 @@ def test_the_planted_tool_gets_the_same_verdict_under_every_sdk_major(
 
 
 def test_both_planted_servers_list_every_tool(planted: dict[str, McpContract]) -> None:
-    assert sorted({*planted["mcp"].tools, *planted["wire"].tools}) == sorted(VERDICTS)
+    assert sorted({*planted["mcp"].tools, *planted["wire"].tools}) == sorted({*VERDICTS, *ASKING})
+
+
+@pytest.mark.parametrize("transport", ["in process", "stdio"])
+def test_a_request_mid_call_the_client_cannot_answer_names_the_callback(transport: str) -> None:
+    """Under the handshake era (mcp 1.x knows no other), a tool's ctx.elicit reaches a client without an
+    elicitation callback: the SDK client refuses it, and that is the test's set-up, not the server."""
+    with _open("mcp", transport, version=OFFERED[-1]) as contract, pytest.raises(ClientCapabilityError) as raised:
+        contract.call_tool("confirm")
+    assert str(raised.value).startswith(
+        "tool 'confirm' needs the client capability elicitation, which the plugin's client does not declare"
+    )
+
+
+def test_an_expected_error_is_accepted_whatever_it_says(planted: dict[str, McpContract]) -> None:
+    """A correct server's own error text may begin like mcp 1.x's output refusal; the test expected an error."""
+    result = planted["wire"].call_tool("refused_by_server", expect_error=True)
+    assert result.is_error
