@@ -266,13 +266,16 @@ def _mcp_contract_suite_clients(
     request: pytest.FixtureRequest, _mcp_contract_suite_client: McpContract
 ) -> dict[str, McpContract | str]:
     """The generated suite's clients, one per protocol version offered: the first is the suite's
-    client; one that could not open stands as the reason (its ``listing[version]`` item fails)."""
+    client; one that could not open stands as the reason (its ``listing[version]`` item fails). A
+    version the first client's server answered with already gets no session of its own."""
     from pytest_mcp_contract._client.session import SessionError
 
     settings = request.config.stash[SETTINGS]
     first, *others = settings.protocol_versions
     clients: dict[str, McpContract | str] = {first: _mcp_contract_suite_client}
     for version in others:
+        if version == _mcp_contract_suite_client.protocol_version:  # answered already, by the first
+            continue
         try:
             clients[version] = request.config.stash[POOL].get(request, settings.server, version)
         except SessionError as error:

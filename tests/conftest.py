@@ -6,8 +6,6 @@ Most tests run an inner pytest session through ``pytester`` against a real serve
 
 from __future__ import annotations
 
-# Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
-# it (0.7 s) for every inner session: modules imported before a run survive it.
 import contextlib
 import os
 import shutil
@@ -22,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+# Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
+# it (0.7 s) for every inner session: modules imported before a run survive it.
 import hypothesis  # noqa: F401 (its pytest plugin imports it in every inner run: 0.6 s each, unless kept)
 import mcp.client.streamable_http  # noqa: F401
 import mcp_types as types

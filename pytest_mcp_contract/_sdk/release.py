@@ -10,6 +10,8 @@ SDK_VERSION: Final = version("mcp")
 MAJOR: Final = int(SDK_VERSION.split(".")[0])
 """1 (``FastMCP``, ``ClientSession``) or 2 (``MCPServer``, ``Client``)."""
 
+# mcp_types.version names these too, but importing it loads every wire type (0.8 s) at start-up, where
+# the settings read them; tests/contract/test_versions.py holds the two lists equal.
 MODERN: Final = "2026-07-28"
 HANDSHAKE: Final = "2025-11-25"
 

@@ -11,10 +11,11 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import SERVERS, Project, target
+from conftest import SERVERS, Project, make_result, make_tool, target
 from contract_servers.wire import CASES as WIRE_TOOLS
 from mcp.types import Tool
 
+from pytest_mcp_contract import check_result
 from pytest_mcp_contract._contract.versions import only_root_adapted
 
 HANDSHAKE_ONLY = f"stdio:{sys.executable} {SERVERS / 'handshake_only.py'}"
@@ -195,9 +196,10 @@ def test_the_summary_names_the_tools_kept_under_some_versions_only(project: Proj
 
 
 def test_the_header_names_the_versions_offered(project: Project) -> None:
-    project.configure(target("wire"), mcp_contract_protocol_versions="2025-11-25")
-    project.tests("def test_it():\n    pass\n")
+    project.configure(target("sdk_kinds", "mcp"), mcp_contract_protocol_versions="2025-11-25")
+    project.tests('def test_it(mcp_contract):\n    assert mcp_contract.protocol_version == "2025-11-25"\n')
     result = project.run()
+    result.assert_outcomes(passed=1)  # and the sessions offer what the header says
     result.stdout.fnmatch_lines(["mcp-contract: protocol versions offered: 2025-11-25 (a test's own calls: the first)"])
 
 
@@ -335,3 +337,30 @@ def test_only_fastmcps_object_root_is_excused_between_versions(
         for schema in (first, second)
     )
     assert only_root_adapted(one, other) is adapted
+
+
+def test_the_plugins_version_names_are_the_wire_types_own() -> None:
+    """Written out so that start-up does not import every wire type; they must not drift from mcp_types."""
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
+
+    from pytest_mcp_contract._contract.versions import HANDSHAKE_ERA
+    from pytest_mcp_contract._sdk.release import HANDSHAKE, MODERN
+
+    assert (MODERN, HANDSHAKE) == (LATEST_MODERN_VERSION, LATEST_HANDSHAKE_VERSION)
+    assert frozenset(HANDSHAKE_PROTOCOL_VERSIONS) == HANDSHAKE_ERA
+
+
+def test_structured_content_must_be_an_object_up_to_2025_11_25_only() -> None:
+    """The check itself (in a session, the SDK's own models catch such an answer first)."""
+    result = make_result([1, 2], "[1, 2]")
+    [violation] = check_result(make_tool(None), result, version="2025-11-25")
+    assert (violation.check, violation.path, violation.versions) == ("structured-invalid", "", ("2025-11-25",))
+    assert violation.message.startswith("structured_content is [1, 2], not an object: MCP 2025-11-25 requires")
+    assert check_result(make_tool(None), result, version="2026-07-28") == []
+
+
+def test_a_root_the_schema_already_refuses_is_told_once() -> None:
+    result = make_result([1], "[1]")
+    found = check_result(make_tool({"type": "object"}), result, version="2025-11-25")
+    assert [(violation.check, violation.path) for violation in found] == [("structured-invalid", "")]
+    assert found[0].message == "[1] is not of type 'object' (schema keyword 'type' at /type)"
