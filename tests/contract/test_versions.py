@@ -364,3 +364,16 @@ def test_a_root_the_schema_already_refuses_is_told_once() -> None:
     found = check_result(make_tool({"type": "object"}), result, version="2025-11-25")
     assert [(violation.check, violation.path) for violation in found] == [("structured-invalid", "")]
     assert found[0].message == "[1] is not of type 'object' (schema keyword 'type' at /type)"
+
+
+def test_a_server_that_answers_both_offers_with_one_version_starts_once(project: Project) -> None:
+    """Offered 2026-07-28, a handshake-era server answers 2025-11-25: the second offer would only ask it
+    again, so the suite's listing and its items keep to the one session."""
+    starts = project.pytester.path / "starts.txt"
+    counted = project.pytester.makepyfile(
+        counted=f"import runpy\nopen({str(starts)!r}, 'a').write('started\\n')\n"
+        f"runpy.run_path({str(SERVERS / 'handshake_only.py')!r}, run_name='__main__')\n"
+    )
+    project.configure(f"stdio:{sys.executable} {counted.name}", suite=True)
+    project.run("-k", "checks[point]").assert_outcomes(passed=1)
+    assert starts.read_text() == "started\n"
