@@ -188,14 +188,21 @@ def failing_calls(project: Project, *tools: str, server: str | None = None) -> p
 
 
 def violation_lines(
-    tool: str, check: str, *cause: str, at: str | None = None, next_step: str = "*", violations: int = 1
+    tool: str,
+    check: str,
+    *cause: str,
+    at: str | None = None,
+    next_step: str = "*",
+    violations: int = 1,
+    arguments: str | None = None,
 ) -> list[str]:
-    """How pytest prints a ``ContractViolationError`` for a call with no arguments whose first (or
-    only) violation is ``check``, ``at`` a JSON pointer, to fnmatch in order: the header, the check
-    with each line of its cause, the next step for the check."""
+    """How pytest prints a ``ContractViolationError`` for a call (with no arguments, or ``arguments``
+    as the message shows them) whose first (or only) violation is ``check``, ``at`` a JSON pointer, to
+    fnmatch in order: the header, the check with each line of its cause, the next step for the check."""
     noun = "violation" if violations == 1 else "violations"
+    called = f"with {arguments}" if arguments is not None else "with no arguments"
     return [
-        f"E       pytest_mcp_contract.ContractViolationError: tool {tool!r} called with no arguments broke its "
+        f"E       pytest_mcp_contract.ContractViolationError: tool {tool!r} called {called} broke its "
         f"contract ({violations} {noun}):",
         f"E       [[]{check}[]]{f' at {at}' if at is not None else ''}",
         *(f"E         {line}" for line in cause),

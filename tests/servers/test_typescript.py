@@ -17,7 +17,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import NODE, NODE_SERVERS, Project, needs_node
+from conftest import NODE, NODE_SERVERS, Project, needs_node, violation_lines
 from conftest import REQUIRE_NODE as REQUIRE
 
 SERVER_DIR = NODE_SERVERS
@@ -112,15 +112,16 @@ def test_a_text_block_that_disagrees_with_structured_content_is_caught(typescrip
     result = typescript.run()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        [
-            'E       pytest_mcp_contract.ContractViolationError: tool \'air_quality\' called with {"city": "Oslo"} broke its contract (1 violation):',
-            "E       [[]content-mismatch[]] at /aqi",
-            "E         text block 0 (JSON) differs from structured_content in 2 places:",
-            "E         - has 87 at /aqi where structured_content has 42",
-            'E         - has "moderate" at /level where structured_content has "good"',
-            "E       Next step:",
-            "E       - content-mismatch: Make content say what structured_content says*",
-        ]
+        violation_lines(
+            "air_quality",
+            "content-mismatch",
+            "text block 0 (JSON) differs from structured_content in 2 places:",
+            "- has 87 at /aqi where structured_content has 42",
+            '- has "moderate" at /level where structured_content has "good"',
+            at="/aqi",
+            next_step="Make content say what structured_content says*",
+            arguments='{"city": "Oslo"}',
+        )
     )
 
 
@@ -134,13 +135,15 @@ def test_a_key_the_published_schema_forbids_is_caught(typescript: Project) -> No
     result = typescript.run()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        [
-            'E       pytest_mcp_contract.ContractViolationError: tool \'station_info\' called with {"city": "Oslo"} broke its contract (1 violation):',
-            "E       [[]structured-invalid[]] at /internal_id",
-            "E         Additional properties are not allowed ('internal_id' was unexpected) (schema keyword 'additionalProperties' at /additionalProperties; Draft 7, as its $schema says)",
-            "E       Next step:",
-            "E       - structured-invalid: Make the tool return data that matches its output_schema*",
-        ]
+        violation_lines(
+            "station_info",
+            "structured-invalid",
+            "Additional properties are not allowed ('internal_id' was unexpected) (schema keyword "
+            "'additionalProperties' at /additionalProperties; Draft 7, as its $schema says)",
+            at="/internal_id",
+            next_step="Make the tool return data that matches its output_schema*",
+            arguments='{"city": "Oslo"}',
+        )
     )
 
 
