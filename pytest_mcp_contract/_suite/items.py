@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import pytest
+from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTracebackNative
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import EXPECTATIONS
@@ -69,8 +70,21 @@ class ContractItem(pytest.Function):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
         # Its own failures (pytest.fail, a broken contract) read as their message alone, also in the summary.
         if isinstance(excinfo.value, ContractViolationError | pytest.fail.Exception):
-            return "\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])])
+            return message_only("\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])]), self.path)
         return super().repr_failure(excinfo)
+
+
+def message_only(text: str, path: Path) -> ReprExceptionInfo:
+    """A failure that shows ``text`` alone, with ``text`` as the crash message the short summary quotes.
+
+    Not a plain string: pytest before 9 puts a string's text in neither the ``FAILED ... - message``
+    line nor (through xdist) anything the controller can quote. A native entry with the text as
+    its only line is printed as is, and pytest-xdist sends it over whole.
+    """
+    return ReprExceptionInfo(
+        reprtraceback=ReprTracebackNative([text + "\n"]),
+        reprcrash=ReprFileLocation(path=str(path), lineno=0, message=text),
+    )
 
 
 def covers_project(config: pytest.Config) -> bool:

@@ -95,6 +95,8 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
         "\n".join(f"def test_{index}(mcp_contract):\n    mcp_contract.call_tool('x')\n" for index in range(5))
         + "\nasync def test_async(mcp_contract_async):\n    await mcp_contract_async.call_tool('x')\n"
         + "\nimport pytest\npytestmark = pytest.mark.anyio\n"
+        # One backend, so one async test: anyio before 4.12 also runs it under trio, installed or not.
+        + "\n@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'\n"
     )
     started = time.monotonic()
     result = project.run("-p", "no:randomly")
