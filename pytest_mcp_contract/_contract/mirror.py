@@ -14,6 +14,9 @@ verdict in process, over stdio and over HTTP. Values are compared parsed, never 
    flattened and ``None`` items dropped, ``None`` as no block), or one text block whose JSON is
    the whole or the wrapped value, other blocks beside it.
 4. Python's default repr (``<pkg.Cls object at 0x…>``) in a text block is a defect.
+5. A key whose value is ``null`` says what its absence says: the text may leave it out, or hold it
+   where the data leaves it out (mcp 1.x fills a TypedDict's missing ``NotRequired`` key with
+   ``None`` in the data, while the text shows the dict as returned).
 """
 
 from __future__ import annotations
@@ -176,7 +179,7 @@ def _document_mismatch(
     for candidate in candidates:
         said, held = _comparable(document, candidate, root)
         kind = isinstance(document, dict) == isinstance(candidate.value, dict)
-        found.append((not kind, differences(said, held, LIMIT), len(candidate.base), candidate))
+        found.append((not kind, differences(said, held, LIMIT, null_is_absent=True), len(candidate.base), candidate))
     _kind, listed, _depth, candidate = min(found, key=lambda entry: (entry[0], len(entry[1]), entry[2]))
     at = pointer(candidate.base)
     where = f"structured_content{_at(candidate.base)}"
@@ -351,10 +354,10 @@ def _agrees_with_any(document: Any, candidates: list[_Candidate], root: dict[str
 
 def _agrees(document: Any, candidate: _Candidate, root: dict[str, Any] | None) -> bool:
     """Whether a parsed block says what ``candidate`` holds, but for the order of arrays that are sets."""
-    if same(document, candidate.value):
+    if same(document, candidate.value, null_is_absent=True):
         return True
     said, held = _comparable(document, candidate, root)
-    return held is not candidate.value and same(said, held)
+    return held is not candidate.value and same(said, held, null_is_absent=True)
 
 
 def _comparable(document: Any, candidate: _Candidate, root: dict[str, Any] | None) -> tuple[Any, Any]:

@@ -63,12 +63,13 @@ def _same_scalar(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def differences(a: Any, b: Any, limit: int = 100) -> list[tuple[str, Any, Any]]:
+def differences(a: Any, b: Any, limit: int = 100, *, null_is_absent: bool = False) -> list[tuple[str, Any, Any]]:
     """Every place where two JSON values differ, as ``(pointer, part of a, part of b)``, in document order.
 
     Numbers compare by value, a bool never equals a number, object key order does not matter.
-    A key present on one side only is reported with :data:`MISSING` on the other; arrays of
-    different lengths are one difference. At most ``limit`` are listed.
+    A key present on one side only is reported with :data:`MISSING` on the other, unless
+    ``null_is_absent`` and its value is ``null``; arrays of different lengths are one difference.
+    At most ``limit`` are listed.
     """
     found: list[tuple[str, Any, Any]] = []
     stack: list[tuple[Any, Any, tuple[str | int, ...]]] = [(a, b, ())]
@@ -80,7 +81,10 @@ def differences(a: Any, b: Any, limit: int = 100) -> list[tuple[str, Any, Any]]:
                 stack.extend((x[key], y[key], (*path, key)) for key in reversed(list(x)))
                 continue
             keys = list(x) + [key for key in y if key not in x]
-            stack.extend((x.get(key, MISSING), y.get(key, MISSING), (*path, key)) for key in reversed(keys))
+            pairs = ((x.get(key, MISSING), y.get(key, MISSING), (*path, key)) for key in reversed(keys))
+            if null_is_absent:
+                pairs = (pair for pair in pairs if not _null_and_absent(pair[0], pair[1]))
+            stack.extend(pairs)
         elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
             stack.extend((x[i], y[i], (*path, i)) for i in reversed(range(len(x))))
         elif isinstance(x, dict | list | _Missing) or isinstance(y, dict | list | _Missing) or not _same_scalar(x, y):
@@ -88,9 +92,13 @@ def differences(a: Any, b: Any, limit: int = 100) -> list[tuple[str, Any, Any]]:
     return found
 
 
-def same(a: Any, b: Any) -> bool:
+def same(a: Any, b: Any, *, null_is_absent: bool = False) -> bool:
     """JSON equality under the rules of :func:`differences`."""
-    return not differences(a, b, limit=1)
+    return not differences(a, b, limit=1, null_is_absent=null_is_absent)
+
+
+def _null_and_absent(x: Any, y: Any) -> bool:
+    return (x is None and y is MISSING) or (x is MISSING and y is None)
 
 
 def non_finite(value: Any) -> tuple[str, float] | None:

@@ -58,6 +58,11 @@ class Preferences(BaseModel):
     font_size: int = 12
 
 
+class Profile(BaseModel):
+    name: str
+    nickname: str | None = None
+
+
 class Aliased(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
     py_name: str = Field(alias="pyName")
@@ -139,6 +144,12 @@ def sdk_model() -> Flights:
 
 
 @mcp.tool()
+def null_default_left_out_of_text() -> Profile:
+    # The data gets "nickname": null, the text the dict as returned: null and absent say the same.
+    return {"name": "Ann"}  # type: ignore[return-value]
+
+
+@mcp.tool()
 def sdk_list_of_models() -> list[Entity]:
     return [Entity.model_validate(entity) for entity in ENTITIES]
 
@@ -212,6 +223,7 @@ VERDICTS: dict[str, Verdict] = {
     "record_beside_an_image": [],
     "sdk_model": [],
     "sdk_list_of_models": [],
+    "null_default_left_out_of_text": [],
     "json_beside_prose_disagrees": [("content-mismatch", "/flights")],
     "prose_instead_of_a_number": [("content-mismatch", "/count")],
     "prose_instead_of_a_list": [("content-mismatch", "/entities")],

@@ -6,7 +6,7 @@ high-level server, each registers with its own SDK, the wire cases, and the verd
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, Final, TypedDict
+from typing import Any, Final, NotRequired, TypedDict
 
 from pydantic import BaseModel
 
@@ -16,6 +16,11 @@ PNG: Final = bytes.fromhex(
 )
 
 N_SCHEMA: Final = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+GUSTY_SCHEMA: Final = {
+    "type": "object",
+    "properties": {"station": {"type": "string"}, "gust": {"anyOf": [{"type": "number"}, {"type": "null"}]}},
+    "required": ["station"],
+}
 
 
 class NoAnnotations:
@@ -41,6 +46,11 @@ class Reading(TypedDict):
     celsius: float
 
 
+class Gusty(TypedDict):
+    station: str
+    gust: NotRequired[float | None]
+
+
 @dataclasses.dataclass
 class Forecast:
     day: str
@@ -53,6 +63,11 @@ def model() -> Point:
 
 def typed_dict() -> Reading:
     return {"station": "Oslo", "celsius": 3.5}
+
+
+def key_left_out() -> Gusty:
+    """mcp 1.x sends ``"gust": null`` in the data and the dict as returned, without it, as the text."""
+    return {"station": "Oslo"}
 
 
 def dataclass_() -> Forecast:
@@ -91,6 +106,7 @@ def crashes() -> Point:
 TOOLS: Final[list[Callable[..., Any]]] = [
     model,
     typed_dict,
+    key_left_out,
     dataclass_,
     int_list,
     text,
@@ -108,6 +124,8 @@ WIRE: Final[list[tuple[str, dict[str, Any] | None, Any, list[str], bool]]] = [
     ("good", N_SCHEMA, {"n": 2}, ['{"n": 2}'], False),
     ("good_summary_beside_json", N_SCHEMA, {"n": 2}, ["Here is n:", '{"n": 2}'], False),
     ("schemaless", None, None, ["plain words"], False),
+    ("null_left_out", GUSTY_SCHEMA, {"station": "Oslo", "gust": None}, ['{"station": "Oslo"}'], False),
+    ("null_only_in_text", GUSTY_SCHEMA, {"station": "Oslo"}, ['{"station": "Oslo", "gust": null}'], False),
     ("mismatch", N_SCHEMA, {"n": 1}, ['{"n": 2}'], False),
     ("bad_type", N_SCHEMA, {"n": "x"}, ['{"n": "x"}'], False),
     ("missing", N_SCHEMA, None, ["n is 2"], False),
@@ -126,6 +144,7 @@ VERDICTS: Final[dict[str, list[str]]] = {
     # What every SDK major's client gets from the planted tools, in process and over stdio.
     "model": [],
     "typed_dict": [],
+    "key_left_out": [],
     "dataclass_": [],
     "int_list": [],
     "text": [],
@@ -138,6 +157,8 @@ VERDICTS: Final[dict[str, list[str]]] = {
     "good": [],
     "good_summary_beside_json": [],
     "schemaless": [],
+    "null_left_out": [],
+    "null_only_in_text": [],
     "mismatch": ["content-mismatch"],
     "bad_type": ["structured-invalid"],
     "missing": ["structured-missing"],
