@@ -97,8 +97,10 @@ class LoopHost:
         try:
             self._drive(opening)
             if not self._ready:
-                if self._host.done() and (error := self._host.exception()) is not None:
-                    raise single(error)
+                if self._host.done():
+                    # Cancelled, it has no error to tell (exception() would raise the cancellation).
+                    error = self._host_error()
+                    raise single(error) if error is not None else on_lost(None, None)
                 raise on_open_timeout(timeout)
         except BaseException:
             # Ending a started server process takes the SDK a few seconds (stdin closed, SIGTERM, SIGKILL).

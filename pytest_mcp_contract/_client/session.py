@@ -40,6 +40,7 @@ from pytest_mcp_contract._errors import (
 )
 from pytest_mcp_contract._sdk.client import SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
+from pytest_mcp_contract._sdk.http import http_library
 from pytest_mcp_contract._sdk.servers import HighLevelServer
 from pytest_mcp_contract._sdk.wire import wire_result
 from pytest_mcp_contract._servers.inprocess import (
@@ -551,6 +552,10 @@ def single(error: BaseException) -> BaseException:
 def _explain(error: BaseException) -> str:
     if isinstance(error, RpcError):
         text = f"JSON-RPC error {error.error.code}: {error.error.message}"
+    elif isinstance(error, http_library().HTTPStatusError):
+        # mcp 1.x's transport raises httpx's own error for an error status (2.x answers JSON-RPC -32603):
+        # its first line says the status; the second is a link to a web page about it.
+        text = f"{type(error).__name__}: {str(error).splitlines()[0]}"
     else:
         text = f"{type(error).__name__}: {error}"
     cause = error.__cause__

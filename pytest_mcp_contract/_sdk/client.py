@@ -171,8 +171,16 @@ async def _open_handshake(
     if lacking:
         raise TypeError(f"this SDK's ClientSession (mcp 1.x) takes no {', '.join(lacking)}; leave it out")
     handling: Any = handler
-    session = await stack.enter_async_context(ClientSession(read, write, message_handler=handling, **callbacks))
-    initialized: Any = await session.initialize()  # 1.x's own model: camelCase fields
+    try:
+        session = await stack.enter_async_context(ClientSession(read, write, message_handler=handling, **callbacks))
+        initialized: Any = await session.initialize()  # 1.x's own model: camelCase fields
+    except anyio.get_cancelled_exc_class() as cancelled:
+        # mcp 1.x's HTTP transport ends its task group when a request fails (connection refused, HTTP
+        # 500), which cancels this wait: closing the streams with that cancellation lets the group
+        # raise the failure itself, the error to tell.
+        if not await stack.__aexit__(type(cancelled), cancelled, cancelled.__traceback__):
+            raise
+        raise ConnectionError("the transport closed before the session opened") from None
     return _Handshake(session, str(initialized.protocolVersion), initialized.serverInfo.name)
 
 

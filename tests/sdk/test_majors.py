@@ -7,18 +7,21 @@ are written for the SDK it installs.
 
 from __future__ import annotations
 
+import http.server
 import importlib
 import os
 import sys
+import threading
 from collections.abc import Iterator
 
 import pytest
-from conftest import SERVERS, violations_of
+from conftest import SERVERS, free_port, violations_of
 from contract_servers.planted import ASKING, MAJOR_DIFFERS, VERDICTS, WIRE_NAMES
 
-from pytest_mcp_contract import ClientCapabilityError, McpContract
+from pytest_mcp_contract import ClientCapabilityError, McpContract, SessionError
 from pytest_mcp_contract._contract.versions import OFFERED
 from pytest_mcp_contract._sdk.release import MAJOR
+from pytest_mcp_contract._servers.http import http_target
 from pytest_mcp_contract._servers.stdio import stdio_target
 
 PLANTED = f"planted_v{MAJOR}"
@@ -75,3 +78,45 @@ def test_an_expected_error_is_accepted_whatever_it_says(planted: dict[str, McpCo
     """A correct server's own error text may begin like mcp 1.x's output refusal; the test expected an error."""
     result = planted["wire"].call_tool("refused_by_server", expect_error=True)
     assert result.is_error
+
+
+@pytest.fixture
+def failing_endpoint() -> Iterator[str]:
+    """A loopback URL that answers every request with HTTP 500."""
+
+    class Failing(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.send_response(500)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_DELETE = do_POST
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Failing) as httpd:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/mcp"
+        httpd.shutdown()
+
+
+def test_an_endpoint_that_fails_the_opening_is_told_so(failing_endpoint: str) -> None:
+    # mcp 1.x's transport cancels the opening it cannot serve: that must end as this error, not as
+    # a CancelledError out of pytest.
+    with pytest.raises(SessionError) as caught:
+        McpContract(http_target(failing_endpoint, {}), timeout=10)
+    assert str(caught.value).startswith(f"could not open an MCP session to the HTTP endpoint '{failing_endpoint}': ")
+    assert str(caught.value).endswith(". The endpoint answered HTTP 500 Internal Server Error.")
+    assert "\n" not in str(caught.value)
+
+
+def test_nothing_listening_is_told_so() -> None:
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    with pytest.raises(SessionError) as caught:
+        McpContract(http_target(url, {}), timeout=10)
+    assert str(caught.value) == (
+        f"could not open an MCP session to the HTTP endpoint '{url}': ConnectError: All connection attempts "
+        f"failed. Nothing accepts connections at {url[7:-4]}: start the server, or fix the URL's host and port."
+    )
