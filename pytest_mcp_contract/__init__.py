@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_mcp_contract._contract.violations import CHECKS, CheckId, ContractViolationError, Violation
 from pytest_mcp_contract._errors import (
     ClientCapabilityError,
+    InvalidArgumentsError,
     McpContractError,
     McpContractWarning,
     ToolTimeoutError,
@@ -38,6 +39,7 @@ __all__ = [
     "CheckId",
     "ClientCapabilityError",
     "ContractViolationError",
+    "InvalidArgumentsError",
     "McpContract",
     "McpContractError",
     "McpContractWarning",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
-from typing import TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import pytest
 
@@ -46,6 +46,21 @@ class UnknownToolError(McpContractError, LookupError):
         close = difflib.get_close_matches(name, names, n=1)
         super().__init__(messages.unknown_tool(name, names, close[0] if close else None))
         self.name = name
+
+
+@public
+class InvalidArgumentsError(McpContractError, TypeError):
+    """A test's (or a case's) arguments break the tool's ``input_schema``, so the call was not sent.
+
+    The test's mistake, not the server's. ``call_tool(..., validate_arguments=False)`` sends them
+    anyway, for tests of how the server handles bad input.
+    """
+
+    def __init__(self, name: str, arguments: Mapping[str, Any] | None, problems: Sequence[tuple[str, str]]) -> None:
+        super().__init__(messages.arguments_invalid(name, arguments, problems))
+        self.name = name
+        self.problems = list(problems)
+        """(JSON pointer into the arguments, why) per problem."""
 
 
 @public

@@ -121,6 +121,21 @@ def unknown_tool(name: str, names: Sequence[str], close: str | None) -> str:
     return f"the server has no tool named {name!r}.{hint} Available tools: {listing}"
 
 
+def arguments_invalid(tool: str, arguments: Mapping[str, Any] | None, problems: Sequence[tuple[str, str]]) -> str:
+    """``problems``: (pointer, why) per place the arguments break the tool's ``input_schema``."""
+    count = len(problems)
+    lines = [
+        f"tool {tool!r} was not called: its input_schema refuses the arguments {_arguments(arguments)} "
+        f"({count} {'problem' if count == 1 else 'problems'}):"
+    ]
+    lines += [f"- at {show_pointer(path)}: {why}" for path, why in problems]
+    lines.append(
+        "Next step: fix the arguments in the test (or the case), or pass validate_arguments=False to send "
+        "them as they are, when the test is of how the server handles bad input."
+    )
+    return "\n".join(lines)
+
+
 def tool_timed_out(name: str, timeout: float, meanwhile: str) -> str:
     """``meanwhile`` tells of a flood of output during the call, if there was one: then that, not
     slowness, is the likely cause."""

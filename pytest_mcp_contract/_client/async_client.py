@@ -41,6 +41,7 @@ class AsyncMcpContract(ClientFace):
         *,
         expect_error: bool = False,
         timeout: float | None = None,
+        validate_arguments: bool = True,
     ) -> CallToolResult:
         """Call a tool and return the raw result once it has passed every check (see ``McpContract``)."""
         __tracebackhide__ = True
@@ -49,7 +50,10 @@ class AsyncMcpContract(ClientFace):
         outcome: Answer | RpcError
         try:
             outcome = await self._abandon_after(
-                self._session.request(name, args), limit, lambda: self._session.timed_out(name, limit), f"tool {name!r}"
+                self._session.request(name, args, validate=validate_arguments),
+                limit,
+                lambda: self._session.timed_out(name, limit),
+                f"tool {name!r}",
             )
         except RpcError as error:
             outcome = error

@@ -7,6 +7,7 @@ The async steps are plain coroutines; the sync and async fixtures (``sync_client
 from __future__ import annotations
 
 import contextlib
+import difflib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
@@ -29,15 +30,18 @@ from pytest_mcp_contract._client.answering import (
 )
 from pytest_mcp_contract._contract.answer import Answer, Triage
 from pytest_mcp_contract._contract.checks import check_tool, result_violations
+from pytest_mcp_contract._contract.schema import compile_schema, instance_errors
 from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
 from pytest_mcp_contract._contract.violations import CheckId, ContractViolationError, Violation, noted_checks
 from pytest_mcp_contract._errors import (
     ClientCapabilityError,
+    InvalidArgumentsError,
     McpContractError,
     ToolTimeoutError,
     UnknownToolError,
     public,
 )
+from pytest_mcp_contract._json.value import pointer
 from pytest_mcp_contract._sdk.client import SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
 from pytest_mcp_contract._sdk.http import http_library
@@ -254,18 +258,21 @@ class ContractSession:
     async def refresh_tools(self) -> None:
         self._tools = await self.list_tools()
 
-    async def request(self, name: str, arguments: dict[str, Any] | None) -> Answer:
+    async def request(self, name: str, arguments: dict[str, Any] | None, *, validate: bool = False) -> Answer:
         """A raw ``tools/call``: the SDK client's own validation would raise before we see the result.
 
         An ``InputRequiredResult`` is followed through its rounds, as the SDK's ``Client.call_tool``
         does, answering each with the client's callbacks; its final result is the answer.
         A name the listing lacks is looked up again first (the server may have added the tool since),
-        within the call's time: an unknown one raises :class:`UnknownToolError`.
+        within the call's time: an unknown one raises :class:`UnknownToolError`. With ``validate``,
+        arguments that break the tool's ``input_schema`` raise :class:`InvalidArgumentsError` unsent.
         """
         __tracebackhide__ = True
         if name not in self._tools:
             await self.refresh_tools()
             self.tool(name)
+        if validate:
+            self.check_arguments(name, arguments)
         self._calling = f"during tools/call {name!r}"
         self._call_mark = self.connection.mark() if self.connection is not None else None
         self._refusals.clear()
@@ -372,6 +379,27 @@ class ContractSession:
     def negotiated(self) -> str | None:
         """The protocol version the server answered with (``None`` before the session opened)."""
         return self._sdk.protocol_version if self._sdk is not None else None
+
+    def check_arguments(self, name: str, arguments: dict[str, Any] | None) -> None:
+        """Raise :class:`InvalidArgumentsError` for arguments the tool's ``input_schema`` refuses.
+
+        Formats are not checked (a server may read them its own way); a schema that cannot be
+        compiled checks nothing: its defects are the server's, never the test's.
+        """
+        __tracebackhide__ = True
+        schema = self._tools[name].input_schema
+        if not isinstance(schema, dict):
+            return
+        compiled = compile_schema(schema)
+        if compiled.problems:
+            return
+        try:
+            found = instance_errors(compiled, arguments or {})
+        except RecursionError:
+            return
+        if found:
+            problems = [*_misspelt(schema, arguments), *((error.path, error.message) for error in found)]
+            raise InvalidArgumentsError(name, arguments, problems)
 
     def tool(self, name: str) -> Tool:
         __tracebackhide__ = True
@@ -517,6 +545,19 @@ class ContractSession:
             return None
         message = messages.unreadable_answer(server_label(self.server), name, error.error.data.why)
         return Violation("answer-unreadable", name, message)
+
+
+def _misspelt(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """Given names the schema does not know that are close to a property it does: (pointer, why)."""
+    properties = schema.get("properties")
+    known = [key for key in properties if key not in (arguments or {})] if isinstance(properties, dict) else []
+    found = []
+    for given in arguments or {}:
+        if isinstance(properties, dict) and given not in properties:
+            close = difflib.get_close_matches(given, known, n=1)
+            if close:
+                found.append((pointer((given,)), f"the input_schema has no {given!r}: did you mean {close[0]!r}?"))
+    return found
 
 
 def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:

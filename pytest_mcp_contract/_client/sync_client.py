@@ -71,6 +71,7 @@ class McpContract(ClientFace):
         *,
         expect_error: bool = False,
         timeout: float | None = None,
+        validate_arguments: bool = True,
     ) -> CallToolResult:
         """Call a tool and return the raw ``CallToolResult`` once it has passed every check.
 
@@ -79,26 +80,30 @@ class McpContract(ClientFace):
         no answer comes within ``timeout`` (default: ini ``mcp_contract_timeout``).
         ``expect_error=True`` says the call should fail: an error result is returned, success is a
         violation, and a JSON-RPC error is raised as the SDK's ``MCPError`` (``McpError`` under mcp 1.x).
+        Arguments that break the tool's ``input_schema`` raise ``InvalidArgumentsError`` (a
+        ``TypeError``) and are not sent, unless ``validate_arguments=False``.
         """
         __tracebackhide__ = True
         args = self._arguments(name, arguments)
         outcome: Answer | RpcError
         try:
-            outcome = self.request(name, args, timeout=timeout)
+            outcome = self.request(name, args, timeout=timeout, validate=validate_arguments)
         except RpcError as error:
             outcome = error
         return self._settle(name, args, outcome, expect_error=expect_error)
 
-    def request(self, name: str, arguments: dict[str, Any] | None, *, timeout: float | None = None) -> Answer:
+    def request(
+        self, name: str, arguments: dict[str, Any] | None, *, timeout: float | None = None, validate: bool = False
+    ) -> Answer:
         """The raw answer to a call, not checked: :meth:`call_tool` checks it; the fuzzer judges it by its own rule.
 
         Raises the SDK's ``MCPError`` (``McpError`` under mcp 1.x) for a JSON-RPC error and
-        ``ToolTimeoutError`` after ``timeout``.
+        ``ToolTimeoutError`` after ``timeout``; with ``validate``, ``InvalidArgumentsError`` unsent.
         """
         __tracebackhide__ = True
         limit = self._limit(timeout)
         return self._host.run(
-            self._session.request(name, arguments),
+            self._session.request(name, arguments, validate=validate),
             limit,
             lambda: self._session.timed_out(name, limit),
             label=f"tool {name!r}",

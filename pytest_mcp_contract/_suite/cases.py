@@ -7,6 +7,7 @@ generated ``mcp-contract::call[<tool>-<id>]`` items make these calls. Nothing he
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import tomllib
@@ -19,7 +20,7 @@ import pytest
 
 from pytest_mcp_contract._contract.expect import Expectation, expectation
 
-CASE_KEYS: Final = ("tool", "id", "arguments", "error", "violations")
+CASE_KEYS: Final = ("tool", "id", "arguments", "error", "violations", "validate_arguments")
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Case:
     source: str = ""
     """Where the case comes from, for messages: the cases file and entry, or the input schema."""
     from_file: bool = False
+    validate_arguments: bool = True
+    """``validate_arguments = false``: send arguments the input schema refuses (a test of bad input)."""
 
     def hint(self) -> str:
         """What to do when the call breaks its contract: fix the tool, or say so where the case is."""
@@ -40,6 +43,12 @@ class Case:
                 "(error = true or a pattern, violations = [...])."
             )
         return f"This call is {self.source}: fix the tool, or the example."
+
+    def arguments_hint(self) -> str:
+        """What to do when the input schema refuses the case's arguments."""
+        if self.from_file:
+            return f"This call is {self.source}: fix its arguments there, or set validate_arguments = false in it."
+        return f"This call is {self.source}: fix the example, which the tool's own input_schema refuses."
 
 
 def schema_cases(tool: str, input_schema: Mapping[str, Any] | None) -> list[Case]:
@@ -142,7 +151,9 @@ def _case(entry: object, index: int, where: str, tools: Mapping[str, object]) ->
         raise fail("is not a table of tool, arguments and an optional expectation")
     unknown = sorted(set(entry) - set(CASE_KEYS))
     if unknown:
-        raise fail(f"unknown key {', '.join(map(repr, unknown))}; a case has {', '.join(CASE_KEYS)}")
+        close = difflib.get_close_matches(unknown[0], CASE_KEYS, n=1)
+        meant = f" (did you mean {close[0]!r}?)" if close else ""
+        raise fail(f"unknown key {', '.join(map(repr, unknown))}{meant}; a case has {', '.join(CASE_KEYS)}")
     tool = entry.get("tool")
     if not isinstance(tool, str) or not tool:
         raise fail('names no tool (tool = "...")')
@@ -171,10 +182,13 @@ def _case(entry: object, index: int, where: str, tools: Mapping[str, object]) ->
         if violations == []:
             raise fail("violations is empty; list the check ids the call is expected to break, or drop the key")
         expectations.append(_expect("mcp_expect_violation", fail, check=violations, tool=tool))
+    validate = entry.get("validate_arguments", True)
+    if not isinstance(validate, bool):
+        raise fail(f"validate_arguments must be true or false, got {validate!r}")
     for expected in expectations:
         expected.origin = where
     case_id = _slug(case_id) if case_id else _default_id(arguments, f"case-{index}")
-    return Case(tool, case_id, dict(arguments), expectations, source=where, from_file=True)
+    return Case(tool, case_id, dict(arguments), expectations, source=where, from_file=True, validate_arguments=validate)
 
 
 def _expect(marker: str, fail: Any, **values: Any) -> Expectation:

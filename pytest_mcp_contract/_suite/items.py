@@ -23,6 +23,7 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import EXPECTATIONS
 from pytest_mcp_contract._contract.versions import merge
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
+from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
@@ -68,8 +69,9 @@ class ContractItem(pytest.Function):
         return self.path, None, self.nodeid
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
-        # Its own failures (pytest.fail, a broken contract) read as their message alone, also in the summary.
-        if isinstance(excinfo.value, ContractViolationError | pytest.fail.Exception):
+        # Its own failures (pytest.fail, a broken contract, arguments refused, any error of the plugin's)
+        # read as their message alone, also in the summary: the traceback would be the plugin's frames only.
+        if isinstance(excinfo.value, McpContractError | pytest.fail.Exception):
             return message_only("\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])]), self.path)
         return super().repr_failure(excinfo)
 
@@ -180,7 +182,8 @@ def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
 
 
 def make_items(session: pytest.Session, settings: Settings, listing: Listing) -> list[pytest.Item]:
-    """Per tool, in name order, under one ``mcp-contract`` node: its schema, its checks, its example calls."""
+    """Under one ``mcp-contract`` node: per tool, in name order, its schema, its checks and its input
+    schema's example calls; then the cases file's calls in the file's order; then fuzzing."""
     tools = listing.tools
     from pytest_mcp_contract._run.paths import file_stem, server_folder, snapshot_path
 
@@ -204,13 +207,9 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
             item.tool_name = name
             item.add_marker(MARKER)
             items.append(item)
-        for case in (case for case in listing.cases if case.tool == name):
-            item = ContractItem.from_parent(suite, name=f"call[{name}-{case.id}]", callobj=_call_test(case))
-            item.path = folder
-            item.tool_name = name
-            item.add_marker(MARKER)
-            item.stash[EXPECTATIONS] = case.expectations  # judged like a marker's
-            items.append(item)
+        items += [_call_item(suite, folder, case) for case in listing.cases if case.tool == name and not case.from_file]
+    # The cases file's calls after every tool's own items, in the file's order: it may say "create, then read".
+    items += [_call_item(suite, folder, case) for case in listing.cases if case.from_file]
     # Fuzzing last: hundreds of random calls (or a server they crash) must not change what the rest sees.
     for name in sorted(tools) if settings.fuzz else ():
         # The tool's cases (but those that expect violations) and schema examples guide the generating.
@@ -221,6 +220,15 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
         item.add_marker(MARKER)
         items.append(item)
     return items
+
+
+def _call_item(suite: ContractSuite, folder: Path, case: Case) -> ContractItem:
+    item = ContractItem.from_parent(suite, name=f"call[{case.tool}-{case.id}]", callobj=_call_test(case))
+    item.path = folder
+    item.tool_name = case.tool
+    item.add_marker(MARKER)
+    item.stash[EXPECTATIONS] = case.expectations  # judged like a marker's
+    return item
 
 
 def _call_test(case: Case) -> Callable[..., None]:

@@ -21,6 +21,7 @@ def test_public_names() -> None:
             "CheckId",
             "ClientCapabilityError",
             "ContractViolationError",
+            "InvalidArgumentsError",
             "McpContract",
             "McpContractError",
             "McpContractWarning",
@@ -48,6 +49,7 @@ def test_every_exported_class_and_function_is_named_where_users_import_it() -> N
     [
         ("ClientCapabilityError", RuntimeError),
         ("ContractViolationError", AssertionError),
+        ("InvalidArgumentsError", TypeError),
         ("SessionError", RuntimeError),
         ("ToolTimeoutError", TimeoutError),
         ("UnknownToolError", LookupError),

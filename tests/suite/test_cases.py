@@ -88,14 +88,46 @@ def test_a_cases_file_declares_calls_and_their_expected_failures(weather: Projec
     result.assert_outcomes(passed=5, deselected=6)
     result.stdout.fnmatch_lines(
         [
-            "mcp-contract::call[[]forecast-oslo[]] PASSED*",
+            # The input schema's examples with their tool; then the file's cases, in the file's order.
             "mcp-contract::call[[]get_weather-london[]] PASSED*",
             "mcp-contract::call[[]get_weather-são-paulo[]] PASSED*",
+            "mcp-contract::call[[]forecast-oslo[]] PASSED*",
             "mcp-contract::call[[]get_weather-atlantis[]] PASSED*",
             "mcp-contract::call[[]sun_times-oslo[]] PASSED*",
         ]
     )
     assert "tools not called" not in weather.run().stdout.str()
+
+
+NOTES = """
+from mcp.server import MCPServer
+
+mcp = MCPServer("notes", log_level="ERROR")
+NOTES: dict[str, str] = {}
+
+@mcp.tool()
+def write_note(name: str, text: str) -> str:
+    NOTES[name] = text
+    return "saved"
+
+@mcp.tool()
+def read_note(name: str) -> str:
+    return NOTES[name]
+"""
+
+
+def test_cases_run_in_the_files_order_so_one_can_create_and_then_read(project: Project) -> None:
+    project.pytester.makepyfile(notes=NOTES)
+    (project.pytester.path / "cases.toml").write_text(
+        '[[case]]\ntool = "write_note"\narguments = { name = "todo", text = "milk" }\n\n'
+        '[[case]]\ntool = "read_note"\narguments = { name = "todo" }\n'
+    )
+    project.configure("notes.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    result = project.run("-k", "call", "-v", "-p", "no:randomly")
+    result.assert_outcomes(passed=2, deselected=4)
+    result.stdout.fnmatch_lines(
+        ["mcp-contract::call[[]write_note-todo[]] PASSED*", "mcp-contract::call[[]read_note-todo[]] PASSED*"]
+    )
 
 
 def test_a_json_cases_file_and_failing_cases(weather: Project) -> None:
@@ -136,8 +168,8 @@ def test_a_json_cases_file_and_failing_cases(weather: Project) -> None:
         (
             "cases.toml",
             '[[case]]\ntool = "forecast"\nargs = { city = "Oslo" }\n',
-            "ERROR: mcp_contract_cases cases.toml, case 1: unknown key 'args'; a case has tool, id, arguments, error, "
-            "violations.",
+            "ERROR: mcp_contract_cases cases.toml, case 1: unknown key 'args' (did you mean 'arguments'?); a case "
+            "has tool, id, arguments, error, violations, validate_arguments.",
         ),
         (
             "cases.toml",
