@@ -9,8 +9,9 @@ get removed. Nothing here imports the SDK.
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -74,8 +75,24 @@ class Expectation:
     def _matches(self, text: str) -> bool:
         return self.match is None or self.match.search(text) is not None
 
-    def unmet(self) -> str:
-        """Why the test fails when no call met this expectation, and what to do."""
+    def misnamed(self, listed: Collection[str] | None) -> str | None:
+        """Why this expectation can never be met, when it names a tool the server does not list."""
+        if self.tool is None or listed is None or self.tool in listed:
+            return None
+        close = difflib.get_close_matches(self.tool, sorted(listed), n=1)
+        meant = f" (did you mean {close[0]!r}?)" if close else ""
+        where = self.origin or f"@pytest.mark.{self.marker}"
+        return (
+            f"{where} names tool {self.tool!r}, which the server does not list{meant}; it lists "
+            f"{', '.join(sorted(listed)) or 'no tools'}. Fix the tool name there."
+        )
+
+    def unmet(self, listed: Collection[str] | None = None) -> str:
+        """Why the test fails when no call met this expectation, and what to do. ``listed``: the tools
+        the test's server lists, when known; a marker naming none of them was likely misspelt."""
+        misnamed = self.misnamed(listed)
+        if misnamed is not None:
+            return misnamed
         source = f"from {self.tool}" if self.tool else "from any tool"
         matching = f" matching {self.match.pattern!r}" if self.match else ""
         if self.marker == "mcp_expect_error":
@@ -236,8 +253,11 @@ class Judge:
                 verdict.failing.append(violation)
         return verdict
 
-    def unmet(self) -> list[str]:
-        return [expectation.unmet() for expectation in self.expectations if not expectation.met]
+    def unmet(self, listed: Collection[str] | None = None) -> list[str]:
+        return [expectation.unmet(listed) for expectation in self.expectations if not expectation.met]
+
+    def misnamed(self, listed: Collection[str] | None) -> list[str]:
+        return [told for expectation in self.expectations if (told := expectation.misnamed(listed)) is not None]
 
 
 def _text(result: CallToolResult) -> str:

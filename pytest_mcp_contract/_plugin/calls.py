@@ -15,6 +15,8 @@ from pytest_mcp_contract._contract.expect import EXPECTATIONS, Judge, expectatio
 from pytest_mcp_contract._plugin.keys import CALLS, CURRENT_ITEM, JUDGE, SETTINGS
 from pytest_mcp_contract._run.records import CallTally
 
+CLIENT_FIXTURES = ("mcp_contract", "mcp_contract_async")
+
 if TYPE_CHECKING:
     from collections.abc import Generator
 
@@ -45,6 +47,18 @@ def judge(item: pytest.Item) -> Judge:
     return made
 
 
+def _listed(item: pytest.Item) -> set[str] | None:
+    """The tools the test's own client lists (``mcp_contract``, ``mcp_contract_async``), if it has one."""
+    funcargs = getattr(item, "funcargs", {})
+    clients = [funcargs[name] for name in CLIENT_FIXTURES if name in funcargs]
+    if not clients:
+        return None
+    try:
+        return {name for client in clients for name in client.tools}
+    except Exception:  # a session already gone: its own error was told
+        return None
+
+
 class CallsPlugin:
     """Tells the triage which test runs, fails a test whose expectations no call met, writes its counts."""
 
@@ -61,8 +75,14 @@ class CallsPlugin:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, object, object]:
         """An expectation no call met fails the test here, in its call phase (not as a teardown error)."""
-        outcome = yield
-        unmet = judge(item).unmet()
+        try:
+            outcome = yield
+        except Exception as error:
+            # A test that failed on a call its marker was meant to accept: a misspelt tool name is why.
+            for misnamed in judge(item).misnamed(_listed(item)):
+                error.add_note(misnamed)
+            raise
+        unmet = judge(item).unmet(_listed(item))
         if unmet:
             pytest.fail("\n".join(unmet), pytrace=False)
         return outcome

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,8 +78,70 @@ class Settings:
         return noted_checks(self.require_json_text)
 
 
+INI_KEYS: Final = (
+    "mcp_contract_server",
+    "mcp_contract_scope",
+    "mcp_contract_timeout",
+    "mcp_contract_startup_timeout",
+    "mcp_contract_require_json_text",
+    "mcp_contract_protocol_versions",
+    "mcp_contract_check_formats",
+    "mcp_contract_server_env",
+    "mcp_contract_server_cwd",
+    "mcp_contract_headers",
+    "mcp_contract_suite",
+    "mcp_contract_snapshot_dir",
+    "mcp_contract_snapshot_fields",
+    "mcp_contract_allow",
+    "mcp_contract_cases",
+    "mcp_contract_fuzz",
+    "mcp_contract_fuzz_deadline",
+    "mcp_contract_fuzz_readonly_only",
+    "mcp_contract_fuzz_allow",
+)
+"""Every ini key the plugin registers (``_plugin.options``), to name the one a typo meant."""
+
+
+def _check_keys(config: pytest.Config) -> None:
+    """A key that is ours but misspelt stops the run: pytest would only warn, and the option would be lost."""
+    # No public API lists the keys given: pytest 9 keeps them in _inicfg (and deprecates inicfg),
+    # pytest 8 has only inicfg.
+    given = getattr(config, "_inicfg", None)
+    overrides = cast("list[str]", config.getoption("override_ini", None) or [])
+    overridden = [override.partition("=")[0].strip() for override in overrides]
+    in_file = set(given if given is not None else config.inicfg) - set(overridden)  # pytest 9 adds -o keys there
+    for key in dict.fromkeys([*in_file, *overridden]):
+        if key in INI_KEYS:
+            continue
+        close = _meant(key)
+        if not (key.startswith("mcp_contract") or close):
+            continue
+        try:
+            config.getini(key)  # another plugin's own key, that only looks like ours
+            continue
+        except ValueError:
+            pass
+        where = f" (in {config.inipath.name})" if config.inipath is not None and key in in_file else ""
+        meant = f"did you mean {close}? " if close else ""
+        raise pytest.UsageError(
+            f"{key}{where} is no option of pytest-mcp-contract: {meant}Its ini options are {', '.join(INI_KEYS)}."
+        )
+
+
+def _meant(key: str) -> str | None:
+    """The key of ours ``key`` is likely a typo of: its part after the shared prefix, compared alone."""
+    prefix = "mcp_contract_"
+    if key.startswith(prefix):
+        close = difflib.get_close_matches(key.removeprefix(prefix), [k.removeprefix(prefix) for k in INI_KEYS], 1, 0.7)
+        return prefix + close[0] if close else None
+    close = difflib.get_close_matches(key, INI_KEYS, n=1, cutoff=0.9)  # a typo in the prefix itself
+    return close[0] if close else None
+
+
 def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     """Read and check every option; a bad one raises ``pytest.UsageError`` saying how to fix it."""
+    if load:  # not for --help or --version
+        _check_keys(config)
     scope = cast("str", config.getini("mcp_contract_scope")).strip() or "session"
     if scope not in SCOPES:
         raise pytest.UsageError(

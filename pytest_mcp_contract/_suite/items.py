@@ -239,13 +239,16 @@ def _call_test(case: Case) -> Callable[..., None]:
             if case.tool not in client.tools:  # not listed under that version: its schema item says so
                 continue
             try:
-                client.call_tool(case.tool, case.arguments)
+                client.call_tool(case.tool, case.arguments, validate_arguments=case.validate_arguments)
             except ContractViolationError as error:
                 found[version] = error.violations
+            except InvalidArgumentsError as error:
+                error.add_note(case.arguments_hint())
+                raise
             else:
                 found[version] = []
         if not found:  # no version lists the tool (any more): the call says so, as a test's own would
-            _client(request).call_tool(case.tool, case.arguments)
+            _client(request).call_tool(case.tool, case.arguments, validate_arguments=case.validate_arguments)
         violations = merge(found)
         if violations:
             broken = ContractViolationError(violations, tool=case.tool, arguments=case.arguments)

@@ -352,3 +352,38 @@ def test_an_error_with_other_text_is_named_when_the_marker_is_unmet(weather: Pro
             "'Error executing tool get_weather*upstream has no station for Atlantis*'. Fix the pattern or the call."
         ]
     )
+
+
+# --- a tool name no tool has ----------------------------------------------------------------------
+
+
+def test_a_marker_naming_an_unlisted_tool_says_which_one_was_meant(weather: Project) -> None:
+    weather.tests(
+        """
+        import pytest
+
+        @pytest.mark.mcp_expect_violation("structured-invalid", tool="get_wether")
+        def test_unmet(mcp_contract):
+            mcp_contract.call_tool("forecast", {"city": "Oslo"})
+
+        @pytest.mark.mcp_expect_error(tool="get_wether")
+        def test_failed(mcp_contract):
+            mcp_contract.call_tool("get_weather", {"city": "Atlantis"})
+        """
+    )
+    result = weather.run("-p", "no:randomly")
+    result.assert_outcomes(failed=2)
+    told = (
+        "names tool 'get_wether', which the server does not list (did you mean 'get_weather'?); it lists "
+        "forecast, get_weather, sun_times. Fix the tool name there."
+    )
+    result.stdout.fnmatch_lines(
+        [
+            # No call could meet it: the failure says why, instead of calling the marker stale.
+            f"@pytest.mark.mcp_expect_violation {told}",
+            # The call it was meant to accept failed the test: the note says why it was not accepted.
+            "E       - tool-error: *",
+            f"E       @pytest.mark.mcp_expect_error {told}",
+        ]
+    )
+    assert "the marker is stale" not in result.stdout.str()
