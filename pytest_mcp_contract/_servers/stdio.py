@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import shutil
 import signal
+import sys
 import tempfile
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -58,6 +60,8 @@ class StdioTarget:
     reported_name: str = ""
     name_changes: bool = False
     """Two sessions were told two names: the name says nothing lasting (``kinds.server_name``)."""
+    other_python: str = ""
+    """The ``python`` on the PATH, when it is not the interpreter pytest runs on (in a venv)."""
 
     @property
     def name(self) -> str:
@@ -130,7 +134,7 @@ class StdioConnection:
         with anyio.move_on_after(EXIT_WAIT):  # the loop may not have reaped it yet
             while self.process.returncode is None:
                 await anyio.sleep(0.01)
-        return _ending(self.process.returncode)
+        return _ending(self.process.returncode) + _python_hint(self.target)
 
     def stderr(self) -> str:
         return self.errlog.tail()
@@ -278,8 +282,27 @@ def _ending(code: int | None) -> str:
     return f" The server process exited with code {code}."
 
 
+PYTHON: Final = "{python}"
+"""A command's first word that stands for the interpreter pytest runs on (``sys.executable``)."""
+_PYTHONS: Final = re.compile(r"python(3(\.\d+)?)?")
+
+
+def _python_hint(target: StdioTarget) -> str:
+    if not target.other_python:
+        return ""
+    rest = shlex.join(target.args)
+    return (
+        f" {Path(target.other_python).name!r} on the PATH is {target.other_python}, not the interpreter pytest "
+        f"runs on ({sys.executable}): if the server needs this environment's packages, write "
+        f"stdio:{PYTHON} {rest}."
+    )
+
+
 def stdio_target(spec: str, base_dir: Path, env: Mapping[str, Value], cwd: Path | None) -> StdioTarget:
-    """Parse ``stdio:COMMAND ARGS…`` and find the command now, so a typo stops pytest at start-up."""
+    """Parse ``stdio:COMMAND ARGS…`` and find the command now, so a typo stops pytest at start-up.
+
+    ``{python}`` as the command is the interpreter pytest runs on.
+    """
     try:
         words = shlex.split(spec[len(PREFIX) :])
     except ValueError as error:
@@ -287,6 +310,8 @@ def stdio_target(spec: str, base_dir: Path, env: Mapping[str, Value], cwd: Path 
     if not words:
         raise StdioError(f"{spec!r} names no command; write it as stdio:COMMAND ARGS…")
     command, *args = words
+    if command == PYTHON:
+        return StdioTarget(spec=spec, command=sys.executable, args=args, env=dict(env), cwd=cwd)
     folder = cwd or base_dir
     path = reveal(env.get("PATH", os.environ.get("PATH", "")))
     found = shutil.which(command, path=path) if os.sep not in command else None
@@ -296,5 +321,9 @@ def stdio_target(spec: str, base_dir: Path, env: Mapping[str, Value], cwd: Path 
         found = str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
     if found is None:
         where = f"relative to {folder}" if os.sep in command else "on the PATH"
-        raise StdioError(f"the command {command!r} of {spec!r} was not found {where}.")
-    return StdioTarget(spec=spec, command=found, args=args, env=dict(env), cwd=cwd)
+        use = f"; write stdio:{PYTHON} … for the interpreter pytest runs on" if _PYTHONS.fullmatch(command) else ""
+        raise StdioError(f"the command {command!r} of {spec!r} was not found {where}{use}.")
+    # In a venv not activated, `python` is another interpreter, without the project's packages.
+    in_venv = sys.prefix != sys.base_prefix
+    other = in_venv and _PYTHONS.fullmatch(command) is not None and os.path.abspath(found) != sys.executable
+    return StdioTarget(spec=spec, command=found, args=args, env=dict(env), cwd=cwd, other_python=found if other else "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -51,6 +52,45 @@ def test_a_command_that_is_not_found_stops_pytest(plain: Project) -> None:
             "ERROR: pytest-mcp-contract cannot load the MCP server 'stdio:no-such-mcp-server --port 1' "
             "(mcp_contract_server in tox.ini): the command 'no-such-mcp-server' of 'stdio:no-such-mcp-server "
             "--port 1' was not found on the PATH."
+        ]
+    )
+
+
+def test_a_python_that_is_not_pytests_gets_a_hint_naming_pytests(
+    plain: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A venv not activated: the PATH's python3 is another interpreter, without the project's packages.
+    assert sys.prefix != sys.base_prefix, "the plugin's tests run in a virtual environment"
+    bin_dir = plain.pytester.mkdir("other-bin")
+    other = bin_dir / "python3"
+    other.write_text("#!/bin/sh\necho \"No module named 'shop'\" >&2\nexit 1\n")
+    other.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    plain.configure("stdio:python3 -m shop.server", suite=True)
+    assert listing_failure(plain) == (
+        "could not open an MCP session to the stdio server 'stdio:python3 -m shop.server': JSON-RPC error -32000: "
+        f"Connection closed. The server process exited with code 1. 'python3' on the PATH is {other}, not the "
+        f"interpreter pytest runs on ({sys.executable}): if the server needs this environment's packages, write "
+        "stdio:{python} -m shop.server.\nThe server's stderr ends with:\n    No module named 'shop'"
+    )
+
+
+def test_python_in_braces_is_the_interpreter_pytest_runs_on(plain: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")  # nothing else could be found
+    plain.pytester.makepyfile(which="import sys\nprint(sys.executable, file=sys.stderr)\nsys.exit(4)\n")
+    plain.configure("stdio:{python} which.py", suite=True)
+    assert listing_failure(plain).endswith(f"exited with code 4.\nThe server's stderr ends with:\n    {sys.executable}")
+
+
+def test_a_python_not_on_the_path_points_to_the_placeholder(plain: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    plain.configure("stdio:python -m shop", suite=True)
+    result = plain.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*the command 'python' of 'stdio:python -m shop' was not found on the PATH; write stdio:{python} … for the "
+            "interpreter pytest runs on."
         ]
     )
 
