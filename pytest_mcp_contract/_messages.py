@@ -397,9 +397,21 @@ def schema_changed(tool: str, counts: Sequence[tuple[str, int]], changes: Iterab
 
 
 def fuzz_found(
-    tool: str, arguments: dict[str, Any], broken: str, calls: int, last: str, *, flaky: bool, stopped: str
+    tool: str,
+    arguments: dict[str, Any],
+    broken: str,
+    calls: int,
+    last: str,
+    *,
+    flaky: bool,
+    stopped: str,
+    seed: int | None,
+    is_case: bool,
 ) -> str:
-    """The smallest failing call the fuzzer found, as a test would make it and as a case to keep."""
+    """The smallest failing call the fuzzer found, as a test would make it and as a case to keep.
+
+    ``seed``: the search's, to repeat it; ``is_case``: a case has these arguments already.
+    """
     lines = [
         f"fuzzing {tool!r} found arguments that break its contract ({calls} call{'s' * (calls != 1)}); "
         "the smallest Hypothesis found:",
@@ -407,10 +419,18 @@ def fuzz_found(
         "",
         broken,
         "",
-        f"The next run tries these arguments first ({last}). To keep them as a case, add to "
-        "the mcp_contract_cases file:",
-        *(f"    {line}" for line in case_lines(tool, arguments)),
     ]
+    again = f"The next run tries these arguments first ({last})"
+    if seed is not None:
+        again += f"; --mcp-contract-fuzz-seed {seed} repeats this search"
+    if is_case:
+        lines.append(
+            f"{again}. A case in the mcp_contract_cases file has these arguments: fix the tool, or list "
+            "these violations in that case's violations."
+        )
+    else:
+        lines.append(f"{again}. To keep them as a case, add to the mcp_contract_cases file:")
+        lines += [f"    {line}" for line in case_lines(tool, arguments)]
     if flaky:
         lines.insert(
             1, "(flaky: the same arguments did not break it again when replayed; the tool's answer depends on more)"

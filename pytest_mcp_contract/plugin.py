@@ -176,6 +176,12 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         f"mcp-contract: protocol versions offered: {', '.join(settings.protocol_versions)} "
         "(a test's own calls: the first)",
     ]
+    if settings.fuzz:
+        how = "chosen for this run" if settings.fuzz_seed_chosen else "given"
+        lines.append(
+            f"mcp-contract: fuzzing {settings.fuzz} calls per tool, seed {settings.fuzz_seed} ({how}; "
+            f"--mcp-contract-fuzz-seed {settings.fuzz_seed} searches the same way again)"
+        )
     if settings.suite and not covers_project(config):
         lines.append(
             "mcp-contract: contract suite not collected, as this run names test paths "

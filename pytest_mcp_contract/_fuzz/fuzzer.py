@@ -17,16 +17,20 @@ import json
 import logging
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.checks import output_refused
+from pytest_mcp_contract._contract.expect import Expectation, Judge, Verdict
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
+from pytest_mcp_contract._json.value import same
 from pytest_mcp_contract._run.paths import file_stem
+from pytest_mcp_contract._run.records import CallTally
 
 if TYPE_CHECKING:
     from mcp_types import Tool
@@ -55,6 +59,10 @@ class Fuzzed:
     """What the smallest failing call broke; empty if no call broke the contract."""
     failure: str | None = None
     """The failure message, showing that call; ``None`` if no call broke the contract."""
+    expected: Counter[str] = field(default_factory=Counter)
+    """Violations the project accepts (a case's ``violations``, a marker), by check id, over every call."""
+    allowed: Counter[str] = field(default_factory=Counter)
+    """Violations ``mcp_contract_allow`` carries, by check id, over every call."""
 
 
 def skip_reason(tool: Tool, settings: Settings) -> str | None:
@@ -94,9 +102,20 @@ class _Stop(BaseException):
 
 
 def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
-    client: McpContract, tool: Tool, settings: Settings, project: Path, known: Sequence[dict[str, Any]] = ()
+    client: McpContract,
+    tool: Tool,
+    settings: Settings,
+    project: Path,
+    known: Sequence[dict[str, Any]] = (),
+    *,
+    accepting: Sequence[Expectation] = (),
+    cased: Sequence[dict[str, Any]] = (),
 ) -> Fuzzed:
     """Call ``tool`` with up to ``settings.fuzz`` generated argument sets, drawing on ``known`` calls.
+
+    A violation ``accepting`` covers (the project's cases and markers) or the allow list carries
+    fails nothing, as for any other call; none of them is required of a random search. ``cased``:
+    the arguments of every case, for which a failure suggests no new case.
 
     Returns what it did and, in ``failure``, the smallest failing call Hypothesis found; calls
     ``pytest.skip`` when no arguments can be generated from the input schema.
@@ -111,6 +130,8 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     from pytest_mcp_contract._fuzz.strategies import Unsupported, arguments, checker
     from pytest_mcp_contract._servers.kinds import server_name
 
+    judge = Judge([replace(expectation, met=0) for expectation in accepting], settings.allow, settings.noted)
+    tally = CallTally()  # what the judge excused, for the report (an allow line fuzzing needed is not stale)
     schema = tool.input_schema or {"type": "object"}
     try:
         allows = checker(schema)
@@ -137,11 +158,12 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         inside = random.getstate()
         random.setstate(outside)
         try:
-            probed = probe(client, tool, arguments, settings)
+            probed = probe(client, tool, arguments, judge)
         finally:
             outside = random.getstate()
             random.setstate(inside)
         results += probed.answered
+        tally.count(probed.verdict)
         distinct.add(canonical(arguments))
         if probed.gone:
             best = _Broke(arguments, probed.violations)
@@ -154,7 +176,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
     last = folder / LAST_FAILURE
     try:
-        replayed = _replay(client, tool, settings, last, project, allows=allows)
+        replayed = _replay(client, tool, judge, last, project, allows=allows, cased=cased)
     except _NeedsCapability as needs:
         pytest.skip(f"not fuzzed: {needs}")
     if replayed is not None:
@@ -204,20 +226,31 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             # Once more with the server's log on, so the report holds this call's log and no other.
             calls += 1
             try:
-                again = probe(client, tool, found.arguments, settings).violations
+                again = probe(client, tool, found.arguments, judge).violations
             except _NeedsCapability:  # asked this time what it did not before: the first finding stands
                 again = []
             flaky = flaky or not again
             found = _Broke(found.arguments, again or found.violations)
         _remember(last, found)
-        message = _message(tool.name, found, calls, folder, project, flaky=flaky, stopped=stopped)
-        return Fuzzed(calls, results, len(distinct), cut_short=timed_out, violations=found.violations, failure=message)
+        message = _message(
+            tool.name, found, calls, folder, project, flaky=flaky, stopped=stopped, seed=settings.fuzz_seed, cased=cased
+        )
+        return Fuzzed(
+            calls,
+            results,
+            len(distinct),
+            cut_short=timed_out,
+            violations=found.violations,
+            failure=message,
+            expected=tally.expected,
+            allowed=tally.allowed,
+        )
     if calls == 0 and not stopped:
         pytest.skip(
             f"the fuzzer could not generate arguments that {tool.name!r}'s input schema allows (it does not know "
             "every JSON Schema keyword); a case for the tool in the mcp_contract_cases file is still called"
         )
-    return Fuzzed(calls, results, len(distinct), cut_short=timed_out)
+    return Fuzzed(calls, results, len(distinct), cut_short=timed_out, expected=tally.expected, allowed=tally.allowed)
 
 
 @contextlib.contextmanager
@@ -246,13 +279,14 @@ class Probe:
     """With a result, not a tool error: its checks ran."""
     gone: bool = False
     """The server went away under the call (its violation says so): no call can follow."""
+    verdict: Verdict | None = None
+    """How the project's expectations and allow list sorted what it broke (``None``: nothing)."""
 
 
-def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: Settings) -> Probe:
-    """Make one generated call and judge its answer."""
+def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], judge: Judge) -> Probe:
+    """Make one generated call and judge its answer (``judge``: the project's expectations and allow list)."""
 
     from pytest_mcp_contract._client.session import SessionError
-    from pytest_mcp_contract._contract.expect import Judge
     from pytest_mcp_contract._errors import ClientCapabilityError, ToolTimeoutError
     from pytest_mcp_contract._sdk.errors import RpcError
 
@@ -283,13 +317,20 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], settings: 
             refused = output_refused(client.session.tool(name), answer.result)
             violations = [refused] if refused is not None else []
     answered = answer is not None and not answer.result.is_error
-    # One judge for every kind of finding, as for the tests' calls: the allow list applies.
-    judge = Judge([], settings.allow, settings.noted)
-    return Probe(judge.judge(name, answer, violations).failing if violations else [], answered)
+    # One judge for every kind of finding, as for the tests' calls: cases, markers and the allow list apply.
+    verdict = judge.judge(name, answer, violations) if violations else None
+    return Probe(verdict.failing if verdict is not None else [], answered, verdict=verdict)
 
 
 def _replay(
-    client: McpContract, tool: Tool, settings: Settings, last: Path, project: Path, *, allows: Callable[[Any], bool]
+    client: McpContract,
+    tool: Tool,
+    judge: Judge,
+    last: Path,
+    project: Path,
+    *,
+    allows: Callable[[Any], bool],
+    cased: Sequence[dict[str, Any]],
 ) -> Fuzzed | None:
     """The last run's failure first, by our own record (Hypothesis skips its database given a seed):
     what it did if it failed again, else ``None``."""
@@ -302,11 +343,19 @@ def _replay(
         arguments = None
     # The input schema may have changed since: arguments it no longer allows prove nothing.
     if isinstance(arguments, dict) and allows(arguments):
-        violations = probe(client, tool, arguments, settings).violations
+        violations = probe(client, tool, arguments, judge).violations
         if violations:
             broke = _Broke(arguments, violations)
             message = _message(
-                tool.name, broke, 1, last.parent, project, flaky=False, stopped="replayed from the last run"
+                tool.name,
+                broke,
+                1,
+                last.parent,
+                project,
+                flaky=False,
+                stopped="replayed from the last run",
+                seed=None,  # not found by this run's search: no seed is needed to find it again
+                cased=cased,
             )
             return Fuzzed(1, 0, 1, violations=violations, failure=message)
     last.unlink()  # mended: search afresh
@@ -319,10 +368,27 @@ def _remember(path: Path, broke: _Broke) -> None:
 
 
 def _message(
-    tool: str, broke: _Broke, calls: int, folder: Path, project: Path, *, flaky: bool, stopped: str = ""
+    tool: str,
+    broke: _Broke,
+    calls: int,
+    folder: Path,
+    project: Path,
+    *,
+    flaky: bool,
+    stopped: str,
+    seed: int | None,
+    cased: Sequence[dict[str, Any]],
 ) -> str:
     found = str(ContractViolationError(broke.violations, tool=tool, arguments=broke.arguments))
     where = folder.relative_to(project) if folder.is_relative_to(project) else folder
     return messages.fuzz_found(
-        tool, broke.arguments, found, calls, str(where / LAST_FAILURE), flaky=flaky, stopped=stopped
+        tool,
+        broke.arguments,
+        found,
+        calls,
+        str(where / LAST_FAILURE),
+        flaky=flaky,
+        stopped=stopped,
+        seed=seed,
+        is_case=any(same(broke.arguments, arguments) for arguments in cased),
     )

@@ -96,6 +96,8 @@ class ContractReport:
             elif data["kind"] == "fuzz":  # generated calls: checked calls too, their violations failing ones
                 tool.tally.calls += data["calls"]
                 tool.tally.failing.update(data["violations"])
+                tool.tally.expected.update(data.get("expected", {}))
+                tool.tally.allowed.update(data.get("allowed", {}))
                 tool.fuzzed = True
                 tool.fuzz_calls += data["calls"]
                 tool.fuzz_results += data["results"]

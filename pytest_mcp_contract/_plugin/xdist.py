@@ -1,4 +1,5 @@
-"""pytest-xdist: each worker records the servers it starts, so the controller can end those of a worker that died.
+"""pytest-xdist: each worker records the servers it starts, so the controller can end those of a worker that died,
+and fuzzes with the controller's seed.
 
 A worker that finishes, or is interrupted, closes its own sessions; one that crashes cannot, and
 its servers (and their helpers, in process groups of their own) would outlive the run.
@@ -13,7 +14,8 @@ from typing import Any, Final
 
 import pytest
 
-from pytest_mcp_contract._plugin.keys import SERVER_RECORDS
+from pytest_mcp_contract._plugin.keys import SERVER_RECORDS, SETTINGS
+from pytest_mcp_contract._run.settings import FUZZ_SEED
 from pytest_mcp_contract._servers import reaper
 
 RECORDS: Final = "mcp_contract_server_records"
@@ -38,6 +40,9 @@ class XdistPlugin:
         folder = records / node.gateway.id
         folder.mkdir(exist_ok=True)
         node.workerinput[RECORDS] = str(folder)
+        settings = node.config.stash.get(SETTINGS, None)
+        if settings is not None and settings.fuzz_seed is not None:
+            node.workerinput[FUZZ_SEED] = settings.fuzz_seed
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: object) -> None:

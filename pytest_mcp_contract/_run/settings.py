@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal, cast
@@ -62,6 +63,9 @@ class Settings:
     fuzz: int = 0
     """Generated argument sets per tool (``--mcp-contract-fuzz``); 0: no fuzzing."""
     fuzz_seed: int | None = None
+    """The seed of every tool's search: ``--mcp-contract-fuzz-seed``, else one chosen for the run (when fuzzing)."""
+    fuzz_seed_chosen: bool = False
+    """``fuzz_seed`` was chosen for this run, not given: the header says so, to repeat it."""
     fuzz_deadline: float = DEFAULT_FUZZ_DEADLINE
     """Seconds of fuzzing per tool."""
     fuzz_readonly_only: bool = False
@@ -178,6 +182,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         target = cast("str", config.getini("mcp_contract_server")).strip() or None
         source = f"mcp_contract_server in {config.inipath.name}" if config.inipath else "mcp_contract_server"
     server = load_server(config, target, source) if target and load else None
+    seed, chosen = _fuzz_seed(config, fuzz)
     return Settings(
         target=target,
         target_source=source,
@@ -195,7 +200,8 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         cases_shown=cases,
         startup_timeout=startup_timeout,
         fuzz=fuzz,
-        fuzz_seed=config.getoption("mcp_contract_fuzz_seed"),
+        fuzz_seed=seed,
+        fuzz_seed_chosen=chosen,
         fuzz_deadline=fuzz_deadline,
         fuzz_readonly_only=bool(config.getini("mcp_contract_fuzz_readonly_only")),
         fuzz_allow=frozenset(
@@ -224,6 +230,21 @@ def _protocol_versions(lines: list[str]) -> tuple[str, ...]:
         )
         raise pytest.UsageError(f"mcp_contract_protocol_versions: {version!r} cannot be offered: {why}. Give {choice}.")
     return versions or OFFERED
+
+
+FUZZ_SEED: Final = "mcp_contract_fuzz_seed"
+"""The workerinput key that hands an xdist worker the controller's seed."""
+
+
+def _fuzz_seed(config: pytest.Config, fuzz: int) -> tuple[int | None, bool]:
+    """The run's seed and whether it was chosen here: a run that finds a bug must say how to find it again."""
+    given = config.getoption("mcp_contract_fuzz_seed")
+    if given is not None or not fuzz:
+        return given, False
+    from_controller = getattr(config, "workerinput", {}).get(FUZZ_SEED)
+    if from_controller is not None:  # every xdist worker searches as the controller's run would
+        return int(from_controller), True
+    return secrets.randbelow(2**32), True
 
 
 def _fuzz_count(config: pytest.Config) -> int:

@@ -20,7 +20,7 @@ import pytest
 from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTracebackNative
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._contract.expect import EXPECTATIONS
+from pytest_mcp_contract._contract.expect import EXPECTATIONS, expectations
 from pytest_mcp_contract._contract.versions import merge
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
@@ -212,12 +212,13 @@ def make_items(session: pytest.Session, settings: Settings, listing: Listing) ->
     items += [_call_item(suite, folder, case) for case in listing.cases if case.from_file]
     # Fuzzing last: hundreds of random calls (or a server they crash) must not change what the rest sees.
     for name in sorted(tools) if settings.fuzz else ():
-        # The tool's cases (but those that expect violations) and schema examples guide the generating.
-        known = [case.arguments for case in listing.cases if case.tool == name and not _expects_violations(case)]
-        item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings, known))
+        cases = [case for case in listing.cases if case.tool == name]
+        item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings, cases))
         item.path = folder
         item.tool_name = name
         item.add_marker(MARKER)
+        # Its markers (and its tool's cases) accept violations but require none: the fuzzer judges them itself.
+        item.stash[EXPECTATIONS] = []
         items.append(item)
     return items
 
@@ -263,7 +264,14 @@ def _expects_violations(case: Case) -> bool:
     return any(expected.marker == "mcp_expect_violation" for expected in case.expectations)
 
 
-def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) -> Callable[..., None]:
+def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callable[..., None]:
+    # The tool's cases (but those that expect violations) and schema examples guide the generating;
+    # the violations cases and markers expect are accepted, as in any other test.
+    known = [case.arguments for case in cases if not _expects_violations(case)]
+    accepted = [
+        expected for case in cases for expected in case.expectations if expected.marker == "mcp_expect_violation"
+    ]
+
     def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._fuzz.fuzzer import fuzz_tool, skip_reason
@@ -272,7 +280,15 @@ def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) 
         reason = skip_reason(tool, settings)
         if reason is not None:
             pytest.skip(reason)
-        fuzzed = fuzz_tool(_client(request), tool, settings, project_dir(request.config), known)
+        fuzzed = fuzz_tool(
+            _client(request),
+            tool,
+            settings,
+            project_dir(request.config),
+            known,
+            accepting=[*accepted, *expectations(request.node)],
+            cased=[case.arguments for case in cases],
+        )
         record(
             request.node,
             "fuzz",
@@ -283,6 +299,8 @@ def _fuzz_test(tool_name: str, settings: Settings, known: list[dict[str, Any]]) 
             distinct=fuzzed.distinct,
             cut_short=fuzzed.cut_short,
             violations=[violation.check for violation in fuzzed.violations],
+            expected=dict(fuzzed.expected),
+            allowed=dict(fuzzed.allowed),
         )
         if fuzzed.failure is not None:
             pytest.fail(fuzzed.failure, pytrace=False)

@@ -44,8 +44,9 @@ def test_a_tool_that_breaks_only_for_some_inputs_fails_with_the_smallest_call(
             "*",
             "*",
             "",
-            "The next run tries these arguments first (.hypothesis/mcp-contract/fuzz-targets/average/last-failure.json)."
-            " To keep them as a case, add to the mcp_contract_cases file:",
+            "The next run tries these arguments first (.hypothesis/mcp-contract/fuzz-targets/average/last-failure.json);"
+            " --mcp-contract-fuzz-seed 3 repeats this search. To keep them as a case, add to the mcp_contract_cases"
+            " file:",
             "    [[][[]case[]][]]",
             '    tool = "average"',
             "    arguments = {values = []}",
@@ -396,3 +397,100 @@ def test_a_suggested_case_is_toml_that_loads_back_as_the_same_call() -> None:
     arguments = {"text": 'a\x7fb\x00"é', "n": 1.5, "tags": ["x", True], "nested key": {"k": -2}}
     lines = case_lines("echo", arguments)
     assert tomllib.loads("\n".join(lines)) == {"case": [{"tool": "echo", "arguments": arguments}]}
+
+
+# --- what the project declared holds for fuzzing too ------------------------------------------------------
+
+
+def test_a_violation_a_case_expects_fails_no_fuzz_item(fuzzing: Project) -> None:
+    (fuzzing.pytester.path / "cases.toml").write_text(
+        '[[case]]\ntool = "average"\narguments = { values = [] }\nviolations = ["structured-invalid", "content-mismatch"]\n'
+    )
+    fuzzing.configure(FUZZ, suite=True, mcp_contract_cases="cases.toml")
+    result = fuzzing.run(
+        "--mcp-contract-fuzz",
+        "30",
+        "--mcp-contract-fuzz-seed",
+        "3",
+        "-k",
+        "average and not schema",
+        "-p",
+        "no:randomly",
+    )
+    result.assert_outcomes(passed=3)  # its checks, the case's call and the fuzz item
+    # Counted as the case's call is: expected, none failing.
+    result.stdout.fnmatch_lines(["tool calls checked: *, violations: * (* expected)"])
+    assert "found arguments that break its contract" not in result.stdout.str()
+
+
+RATIO = """
+import math
+from mcp.server import MCPServer
+
+mcp = MCPServer("ratio", log_level="ERROR")
+
+@mcp.tool()
+def ratio(n: int) -> float:
+    return math.nan if n == 0 else 1 / n
+"""
+
+
+def test_an_allow_line_fuzzing_needed_is_neither_failing_nor_stale(project: Project) -> None:
+    project.pytester.makepyfile(ratio=RATIO)
+    project.configure(
+        "ratio.py:mcp",
+        suite=True,
+        mcp_contract_allow="\n    ratio:structured-invalid  # NaN for 0, until the fix\n    ratio:content-mismatch  # the same",
+    )
+    project.run("--snapshot-update", "-k", "schema").assert_outcomes(passed=1)
+    # The whole project: only such a run can tell an allow line nothing needed.
+    result = project.run("--mcp-contract-fuzz", "30", "--mcp-contract-fuzz-seed", "3")
+    result.assert_outcomes(passed=3)  # schema, checks, fuzz
+    result.stdout.fnmatch_lines(
+        [
+            "ratio  matched  passed     30           0         0        2",
+            "tool calls checked: 30, violations: 2 (2 allowed)",
+        ]
+    )
+    assert "stale mcp_contract_allow" not in result.stdout.str()
+
+
+def test_a_failure_with_a_cases_arguments_suggests_no_new_case(fuzzing: Project) -> None:
+    (fuzzing.pytester.path / "cases.toml").write_text(
+        '[[case]]\ntool = "average"\narguments = { values = [] }\nviolations = ["structured-invalid"]\n'
+    )
+    fuzzing.configure(FUZZ, suite=True, mcp_contract_cases="cases.toml")
+    result = fuzzing.run("--mcp-contract-fuzz", "30", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and average")
+    result.assert_outcomes(failed=1)  # the content-mismatch the case does not list
+    result.stdout.fnmatch_lines(
+        [
+            "The next run tries these arguments first (*); --mcp-contract-fuzz-seed 3 repeats this search. A case in "
+            "the mcp_contract_cases file has these arguments: fix the tool, or list these violations in that case's "
+            "violations."
+        ]
+    )
+    assert "To keep them as a case" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+def test_an_unseeded_run_prints_the_seed_its_failure_repeats_with(fuzzing: Project, workers: list[str]) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "30", "-k", "fuzz and average", *workers)
+    result.assert_outcomes(failed=1)
+    header = re.search(
+        r"mcp-contract: fuzzing 30 calls per tool, seed (\d+) \(chosen for this run; --mcp-contract-fuzz-seed \1 "
+        r"searches the same way again\)",
+        result.stdout.str(),
+    )
+    assert header is not None, result.stdout.str()
+    # Under xdist too, the worker that found it searched with the seed the header names.
+    result.stdout.fnmatch_lines([f"*; --mcp-contract-fuzz-seed {header.group(1)} repeats this search.*"])
+
+
+def test_a_given_seed_is_in_the_header(fuzzing: Project) -> None:
+    result = fuzzing.run("--mcp-contract-fuzz", "30", "--mcp-contract-fuzz-seed", "7", "-k", "fuzz and peek")
+    result.stdout.fnmatch_lines(
+        [
+            "mcp-contract: fuzzing 30 calls per tool, seed 7 (given; --mcp-contract-fuzz-seed 7 searches the same "
+            "way again)"
+        ]
+    )
