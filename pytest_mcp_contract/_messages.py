@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
 from pytest_mcp_contract._json.value import render, show_pointer
@@ -43,7 +43,7 @@ def violation_line(violation: Finding) -> str:
 
 def broken_contract(
     found: Sequence[Finding],
-    next_steps: Mapping[Any, str],  # check id -> next step (``CHECKS``)
+    next_step: Callable[[Any], str],  # a violation's next step (``violations.next_step``)
     *,
     tool: str,
     arguments: Mapping[str, Any] | None = None,
@@ -61,7 +61,7 @@ def broken_contract(
         lines.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
         lines.extend(f"  {line}" for line in violation.message.splitlines())
     lines.append("Next step:")
-    lines += [f"- {check}: {next_steps[check]}" for check in dict.fromkeys(violation.check for violation in found)]
+    lines += [f"- {check}: {step}" for check, step in dict.fromkeys((v.check, next_step(v)) for v in found)]
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from pydantic_core import to_json
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.versions import adapts_schema_to_version, has_object_rules
-from pytest_mcp_contract._contract.violations import Violation, noted_checks
+from pytest_mcp_contract._contract.violations import UNMET_EXPECT_ERROR, Violation, noted_checks
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
@@ -106,9 +106,7 @@ def result_violations(
         return [output_refused(tool, result) or _tool_error(name, result, cause)]
     violations: list[Violation] = []
     if expect_error:
-        violations.append(
-            Violation("tool-error", name, "expect_error=True, but the tool succeeded (is_error is not set)")
-        )
+        violations.append(Violation("tool-error", name, UNMET_EXPECT_ERROR))
     schema = tool.output_schema
     structured = result.structured_content
     try:

@@ -22,6 +22,15 @@ CheckId = Literal[
     "answer-unreadable",
 ]
 
+UNMET_EXPECT_ERROR: Final = "expect_error=True, but the tool succeeded (is_error is not set)"
+"""The ``tool-error`` of a call that was to fail and did not."""
+
+_UNEXPECTED_ERROR: Final = (
+    "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test wants it."
+)
+_MISSING_ERROR: Final = "An expected error that did not come: check the call's arguments, or drop expect_error."
+
+
 CHECKS: Final[Mapping[CheckId, str]] = {
     "output-schema-invalid": (
         "Fix the output_schema: it must be valid JSON Schema (Draft 2020-12 unless its $schema names "
@@ -52,10 +61,7 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "the tool returns its value rather than a hand-built CallToolResult). This fails only because ini "
         "mcp_contract_require_json_text is true."
     ),
-    "tool-error": (
-        "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test "
-        "wants it. An expected error that did not come: check the call's arguments, or drop expect_error."
-    ),
+    "tool-error": f"{_UNEXPECTED_ERROR} {_MISSING_ERROR}",  # a failure names the half that happened
     "input-crash": (
         "Arguments the input schema allows must get an answer: a result, or a tool error (is_error) that says "
         "what is wrong with them; never a JSON-RPC error or silence. Validate the arguments in the tool."
@@ -108,6 +114,13 @@ class Violation:
         return messages.check_label(self.check, self.versions)
 
 
+def next_step(violation: Violation) -> str:
+    """What to do about a violation: its check's next step, for a ``tool-error`` the half that happened."""
+    if violation.check == "tool-error":
+        return _MISSING_ERROR if violation.message == UNMET_EXPECT_ERROR else _UNEXPECTED_ERROR
+    return CHECKS[violation.check]
+
+
 @public
 class ContractViolationError(McpContractError, AssertionError):
     """A tool call broke its contract; ``.violations`` holds every :class:`Violation` found.
@@ -127,5 +140,5 @@ class ContractViolationError(McpContractError, AssertionError):
         self.tool = tool
         self.arguments = arguments
         super().__init__(
-            messages.broken_contract(self.violations, CHECKS, tool=tool, arguments=arguments, called=called)
+            messages.broken_contract(self.violations, next_step, tool=tool, arguments=arguments, called=called)
         )
