@@ -125,7 +125,8 @@ def arguments_invalid(tool: str, arguments: Mapping[str, Any] | None, problems: 
     """``problems``: (pointer, why) per place the arguments break the tool's ``input_schema``."""
     count = len(problems)
     lines = [
-        f"tool {tool!r} was not called: its input_schema refuses the arguments {_arguments(arguments)} "
+        f"tool {tool!r} was not called: its input_schema refuses "
+        f"{f'the arguments {_arguments(arguments)}' if arguments else 'a call with no arguments'} "
         f"({count} {'problem' if count == 1 else 'problems'}):"
     ]
     lines += [f"- at {show_pointer(path)}: {why}" for path, why in problems]

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sys
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import pytest
 
@@ -31,7 +32,7 @@ from pytest_mcp_contract._plugin.stderr import StderrPlugin, add_test_connection
 from pytest_mcp_contract._run.pool import SessionPool
 from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper
-from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, SUITE, covers_project
+from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, COLLECTED, covers_project
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
@@ -90,11 +91,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     settings = config.stash[SETTINGS]
     if settings.suite and settings.server is not None and covers_project(config):
-        from pytest_mcp_contract._suite.items import list_for_suite
+        from pytest_mcp_contract._suite.items import list_for_suite, suite_nodeid
 
         updating = bool(config.getoption("update_snapshots", False))
         controller = config.pluginmanager.hasplugin("dsession")  # the xdist controller runs no test
-        listing = list_for_suite(settings, config.stash[POOL], updating=updating, every_version=not controller)
+        listing = list_for_suite(
+            settings, config.stash[POOL], updating=updating, every_version=not controller, suite=suite_nodeid(config)
+        )
         config.stash[LISTING] = listing
         if controller:
             config.stash[POOL].close_spares()
@@ -112,19 +115,30 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if marker is not None:
             item.stash[MARKED_VERSION] = marked_version(item.nodeid, marker)
     listing = config.stash.get(LISTING, None)
-    if listing is None:
+    if listing is None or config.stash.get(COLLECTED, False):
         return
-    from pytest_mcp_contract._suite.items import failing_item, make_items
+    # The ini file was not among the paths collected (testpaths = tests): its suite joins them.
+    from pytest_mcp_contract._suite.items import make_suite
 
-    settings = config.stash[SETTINGS]
-    if isinstance(listing, str):
-        suite = [failing_item(session, settings, listing)]
-    else:
-        suite = make_items(session, settings, listing)
+    node = make_suite(session, config.stash[SETTINGS], listing)
+    suite = [item for item in node.collect() if isinstance(item, pytest.Item)]
     items.extend(suite)
     # Report them as collected, so "collected N items" counts them like any other test.
-    report = pytest.CollectReport(SUITE, "passed", None, list(suite))
+    report = pytest.CollectReport(node.nodeid, "passed", None, list(suite))
     session.ihook.pytest_collectreport(report=report)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """The ini file, when pytest collects it (``pytest pyproject.toml::schema[tool]``): the suite's node."""
+    config = parent.config
+    listing = config.stash.get(LISTING, None)
+    if listing is None or file_path != config.inipath:
+        return None
+    from pytest_mcp_contract._suite.items import make_suite, suite_anchor
+
+    if suite_anchor(config) is None:
+        return None
+    return make_suite(cast("pytest.Dir", parent), config.stash[SETTINGS], listing)
 
 
 def _marked_server(config: pytest.Config, item: pytest.Item, marker: pytest.Mark) -> object:

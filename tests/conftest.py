@@ -244,7 +244,7 @@ def listing_failure(project: Project) -> str:
     result = project.run()
     result.assert_outcomes(passed=1, failed=1)
     lines = result.stdout.lines
-    start = next(index for index, line in enumerate(lines) if line.startswith("_") and "mcp-contract::listing" in line)
+    start = next(index for index, line in enumerate(lines) if line.startswith("_") and " listing " in line)
     end = next(index for index in range(start + 1, len(lines)) if lines[index].startswith("="))
     return "\n".join(lines[start + 1 : end]).strip()
 

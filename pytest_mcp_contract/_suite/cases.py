@@ -2,7 +2,8 @@
 
 A case is a tool, its arguments and what the call should do: succeed and pass every check (the
 default), return a tool error (optionally matching a regex), or show given violations. The
-generated ``mcp-contract::call[<tool>-<id>]`` items make these calls. Nothing here imports the SDK.
+generated ``<ini file>::call[<tool>-<id>]`` items (``pyproject.toml::call[get_weather-oslo]``) make
+these calls. Nothing here imports the SDK.
 """
 
 from __future__ import annotations

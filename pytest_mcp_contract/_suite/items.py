@@ -1,12 +1,14 @@
 """The contract suite that needs no test code: items per tool of the configured server.
 
-* ``mcp-contract::schema[<tool>]`` compares the tool with its snapshot file (``compare``);
-* ``mcp-contract::checks[<tool>]`` runs the tool-level checks;
-* ``mcp-contract::call[<tool>-<case>]`` makes an example call (``cases``);
-* ``mcp-contract::fuzz[<tool>]`` fuzzes it, with ``--mcp-contract-fuzz`` (``_fuzz``).
+* ``<ini file>::schema[<tool>]`` compares the tool with its snapshot file (``compare``);
+* ``<ini file>::checks[<tool>]`` runs the tool-level checks;
+* ``<ini file>::call[<tool>-<case>]`` makes an example call (``cases``);
+* ``<ini file>::fuzz[<tool>]`` fuzzes it, with ``--mcp-contract-fuzz`` (``_fuzz``).
 
-All carry the marker ``mcp_contract``. They are added when the run covers the whole project
-(no path arguments, or a directory holding the ini file), not when one test file is run.
+All carry the marker ``mcp_contract``. The ini file is their node, so an id pytest prints can be given
+back to it (``pytest "pyproject.toml::schema[get_item]"``). They are added when the run covers the
+whole project (no path arguments, a directory holding the ini file, or the ini file itself), not when
+one test file is run.
 """
 
 from __future__ import annotations
@@ -44,11 +46,50 @@ CLIENTS_FIXTURE: Final = "_mcp_contract_suite_clients"
 """Its clients under every protocol version: offered version -> client, or why it could not open."""
 
 
-class ContractSuite(pytest.Collector):
-    """The parent node of the generated items (node id ``mcp-contract``)."""
+COLLECTED: Final[pytest.StashKey[bool]] = pytest.StashKey()
+"""pytest collected the suite's node itself (the ini file was a path argument, or on the walk's way)."""
+
+
+class ContractSuite(pytest.File):
+    """The parent node of the generated items: the ini file, so a node id pytest prints
+    (``pyproject.toml::schema[get_item]``) can be given back to pytest; ``mcp-contract`` without one."""
+
+    settings: Settings
+    listing: Listing | str
+    """The tools and cases, or why they could not be listed."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        return iter(())  # items are made by make_items(), which knows the tools
+        # pytest may make this node without collecting it (a walk to testpaths passes the ini file by).
+        self.config.stash[COLLECTED] = True
+        if isinstance(self.listing, str):
+            return iter([_failing(self, "listing", self.listing)])
+        return iter(_items(self, self.settings, self.listing))
+
+
+def suite_nodeid(config: pytest.Config) -> str:
+    """The node id of the suite's node (``pyproject.toml``), which its items' ids begin with."""
+    anchor = suite_anchor(config)
+    return SUITE if anchor is None else anchor.relative_to(config.rootpath).as_posix()
+
+
+def suite_anchor(config: pytest.Config) -> Path | None:
+    """The file the suite hangs under: the ini file, when it sits in the rootdir's tree."""
+    inipath = config.inipath
+    if inipath is None or not inipath.is_relative_to(config.rootpath):
+        return None
+    return inipath
+
+
+def make_suite(parent: pytest.Session | pytest.Dir, settings: Settings, listing: Listing | str) -> ContractSuite:
+    """The suite's node under ``parent``: at the ini file, else a node of its own named ``mcp-contract``."""
+    anchor = suite_anchor(parent.config)
+    if anchor is not None:
+        suite = ContractSuite.from_parent(parent, path=anchor)
+    else:
+        suite = ContractSuite.from_parent(parent, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
+    suite.settings = settings
+    suite.listing = listing
+    return suite
 
 
 class ContractItem(pytest.Function):
@@ -59,14 +100,15 @@ class ContractItem(pytest.Function):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # pytest 9 keeps a structured node id, built here from the name "schema[tool]" as a whole;
-        # --lf and --sw parse "mcp-contract::schema[tool]" from their cache into name + params and
+        # --lf and --sw parse "pyproject.toml::schema[tool]" from their cache into name + params and
         # would never match it. Parse ours the same way. (pytest 8 has no structured id.)
         structured = getattr(self, "_id", None)
         if structured is not None:
             self._id = type(structured).parse(str(structured))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.nodeid
+        # Its name, as a test's is (the failure's header line); pytest reads dots in it as "::".
+        return self.path, None, self.name
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
         # Its own failures (pytest.fail, a broken contract, arguments refused, any error of the plugin's)
@@ -92,14 +134,17 @@ def message_only(text: str, path: Path) -> ReprExceptionInfo:
 def covers_project(config: pytest.Config) -> bool:
     """Whether this run collects the whole project, so the generated suite belongs in it.
 
-    It does without path arguments, with a folder that holds the ini file, or with folders that
-    hold every ``testpaths`` entry (``pytest tests`` where ``testpaths = tests``).
+    It does without path arguments, with a folder that holds the ini file, with the ini file itself
+    (``pytest "pyproject.toml::schema[tool]"``: the suite's node), or with folders that hold every
+    ``testpaths`` entry (``pytest tests`` where ``testpaths = tests``).
     """
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         return True
     project = project_dir(config).resolve()
-    folders = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
-    folders = [folder for folder in folders if folder.is_dir()]
+    paths = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+    if config.inipath is not None and config.inipath.resolve() in paths:
+        return True
+    folders = [path for path in paths if path.is_dir()]
     if any(project.is_relative_to(folder) for folder in folders):
         return True
     testpaths = [(project / entry).resolve() for entry in cast("list[str]", config.getini("testpaths"))]
@@ -115,7 +160,12 @@ class Listing(NamedTuple):
 
 
 def list_for_suite(
-    settings: Settings, pool: SessionPool, *, updating: bool = False, every_version: bool = True
+    settings: Settings,
+    pool: SessionPool,
+    *,
+    updating: bool = False,
+    every_version: bool = True,
+    suite: str = SUITE,
 ) -> Listing | str:
     """The configured server's tools and example calls, or why the tools could not be listed.
 
@@ -130,7 +180,7 @@ def list_for_suite(
     try:
         client = pool.open(settings.server)
     except SessionError as error:  # opening wraps every failure, timeouts too
-        pool.failed(settings.server, "the suite's listing (mcp-contract::listing)", error)
+        pool.failed(settings.server, f"the suite's listing ({suite}::listing)", error)
         return str(error)
     pool.keep(client)
     unlisted = {}
@@ -140,7 +190,7 @@ def list_for_suite(
         try:
             pool.keep(pool.open(settings.server, version))
         except SessionError as error:
-            pool.failed(settings.server, f"the suite's listing (mcp-contract::listing[{version}])", error, version)
+            pool.failed(settings.server, f"the suite's listing ({suite}::listing[{version}])", error, version)
             unlisted[version] = str(error)
     _check_name(settings, pool, updating=updating)
     tools = client.tools
@@ -181,14 +231,13 @@ def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
     return unique(cases)
 
 
-def make_items(session: pytest.Session, settings: Settings, listing: Listing) -> list[pytest.Item]:
-    """Under one ``mcp-contract`` node: per tool, in name order, its schema, its checks and its input
-    schema's example calls; then the cases file's calls in the file's order; then fuzzing."""
+def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[pytest.Item]:
+    """Per tool, in name order, its schema, its checks and its input schema's example calls; then the
+    cases file's calls in the file's order; then fuzzing."""
     tools = listing.tools
     from pytest_mcp_contract._run.paths import file_stem, server_folder, snapshot_path
 
     folder = server_folder(settings.snapshot_dir, settings.server)
-    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=folder)
     items: list[pytest.Item] = []
     for version, problem in listing.unlisted.items():  # a version no client of could list the tools
         items.append(_failing(suite, f"listing[{version}]", problem))
@@ -307,12 +356,6 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
 
     fuzz.__module__ = __name__
     return fuzz
-
-
-def failing_item(session: pytest.Session, settings: Settings, message: str) -> pytest.Item:
-    """One item that reports why the suite could not be built (say, ``tools/list`` fails)."""
-    suite = ContractSuite.from_parent(session, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
-    return _failing(suite, "listing", message)
 
 
 def _failing(suite: ContractSuite, name: str, message: str) -> pytest.Item:

@@ -156,6 +156,19 @@ def test_the_async_face_checks_arguments_too(shop: Project) -> None:
     )
 
 
+def test_a_call_without_arguments_says_so(shop: Project) -> None:
+    shop.tests("def test_item(mcp_contract):\n    mcp_contract.call_tool('get_item')\n")
+    result = shop.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.InvalidArgumentsError: tool 'get_item' was not called: its input_schema "
+            "refuses a call with no arguments (1 problem):",
+            "E       - at (root): 'sku' is a required property (schema keyword 'required' at /required)",
+        ]
+    )
+
+
 def test_formats_are_not_checked_the_server_reads_them_its_own_way(shop: Project) -> None:
     shop.tests(
         """

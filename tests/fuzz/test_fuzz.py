@@ -360,8 +360,8 @@ def test_fuzzing_runs_under_xdist_with_the_same_findings(fuzzing: Project) -> No
     result.assert_outcomes(passed=2, failed=2, skipped=1)
     result.stdout.fnmatch_lines(
         [
-            "FAILED mcp-contract::fuzz[[]average[]] - fuzzing 'average' found arguments that b*",
-            "FAILED mcp-contract::fuzz[[]stock[]] - fuzzing 'stock' found arguments that bre*",
+            "FAILED tox.ini::fuzz[[]average[]] - fuzzing 'average' found arguments that b*",
+            "FAILED tox.ini::fuzz[[]stock[]] - fuzzing 'stock' found arguments that bre*",
         ],
         consecutive=False,
     )

@@ -144,7 +144,7 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
     result.assert_outcomes(errors=6, failed=int(suite))  # the fixtures' set-up fails; with the suite, its listing too
     assert starts.read_text() == "started\n"  # once, whatever the number of tests
     assert elapsed < 2 + 8, elapsed  # one startup timeout, plus a margin for pytest and the SDK
-    first = "the suite's listing (mcp-contract::listing)" if suite else "test test_contract.py::test_0"
+    first = "the suite's listing (tox.ini::listing)" if suite else "test test_contract.py::test_0"
     result.stdout.fnmatch_lines(
         [
             f"*{target}' could not be opened for {first}, so it is not started again: opening a session to the "
@@ -265,7 +265,7 @@ def test_a_banner_is_told_by_the_first_generated_tool_check(project: Project) ->
     result.assert_outcomes(passed=8, failed=1)  # the banner, told by the first tool check; no other fails
     result.stdout.fnmatch_lines(
         [
-            "*_ mcp-contract::checks[[]chatty[]] _*",
+            "*_ checks[[]chatty[]] _*",
             "[[]stdout-noise[]]",
             "  " + BANNER.format(target=f"{LIFECYCLE} --banner"),
         ]

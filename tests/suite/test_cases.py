@@ -21,7 +21,7 @@ def test_property_examples_become_call_items(weather: Project) -> None:
     result = weather.run("-k", "call", "-v")
     result.assert_outcomes(passed=2, deselected=6)
     result.stdout.fnmatch_lines(
-        ["mcp-contract::call[[]get_weather-london[]] PASSED*", "mcp-contract::call[[]get_weather-são-paulo[]] PASSED*"]
+        ["tox.ini::call[[]get_weather-london[]] PASSED*", "tox.ini::call[[]get_weather-são-paulo[]] PASSED*"]
     )
 
 
@@ -60,7 +60,7 @@ def test_root_examples_are_whole_calls(project: Project) -> None:
     project.configure("adder.py:server", suite=True)
     result = project.run("-k", "call", "-v")
     result.assert_outcomes(passed=2, deselected=2)
-    result.stdout.fnmatch_lines(["mcp-contract::call[[]add-1[]] PASSED*", "mcp-contract::call[[]add-2[]] PASSED*"])
+    result.stdout.fnmatch_lines(["tox.ini::call[[]add-1[]] PASSED*", "tox.ini::call[[]add-2[]] PASSED*"])
 
 
 CASES_TOML = """
@@ -89,11 +89,11 @@ def test_a_cases_file_declares_calls_and_their_expected_failures(weather: Projec
     result.stdout.fnmatch_lines(
         [
             # The input schema's examples with their tool; then the file's cases, in the file's order.
-            "mcp-contract::call[[]get_weather-london[]] PASSED*",
-            "mcp-contract::call[[]get_weather-são-paulo[]] PASSED*",
-            "mcp-contract::call[[]forecast-oslo[]] PASSED*",
-            "mcp-contract::call[[]get_weather-atlantis[]] PASSED*",
-            "mcp-contract::call[[]sun_times-oslo[]] PASSED*",
+            "tox.ini::call[[]get_weather-london[]] PASSED*",
+            "tox.ini::call[[]get_weather-são-paulo[]] PASSED*",
+            "tox.ini::call[[]forecast-oslo[]] PASSED*",
+            "tox.ini::call[[]get_weather-atlantis[]] PASSED*",
+            "tox.ini::call[[]sun_times-oslo[]] PASSED*",
         ]
     )
     assert "tools not called" not in weather.run().stdout.str()
@@ -126,7 +126,7 @@ def test_cases_run_in_the_files_order_so_one_can_create_and_then_read(project: P
     result = project.run("-k", "call", "-v", "-p", "no:randomly")
     result.assert_outcomes(passed=2, deselected=4)
     result.stdout.fnmatch_lines(
-        ["mcp-contract::call[[]write_note-todo[]] PASSED*", "mcp-contract::call[[]read_note-todo[]] PASSED*"]
+        ["tox.ini::call[[]write_note-todo[]] PASSED*", "tox.ini::call[[]read_note-todo[]] PASSED*"]
     )
 
 
@@ -143,11 +143,11 @@ def test_a_json_cases_file_and_failing_cases(weather: Project) -> None:
     result.assert_outcomes(failed=2, deselected=8)
     result.stdout.fnmatch_lines(
         [
-            "*_ mcp-contract::call[[]get_weather-atlantis[]] _*",
+            "*_ call[[]get_weather-atlantis[]] _*",
             "*server-side cause: ValueError: upstream has no station for Atlantis*",
             "This call is cases.json, case 1: fix the tool, or say what the call should do there "
             "(error = true or a pattern, violations = [...]).",
-            "*_ mcp-contract::call[[]sun_times-fixed[]] _*",
+            "*_ call[[]sun_times-fixed[]] _*",
             "expected a content-mismatch violation from sun_times, none occurred: cases.json, case 2 is stale. If the "
             "bug is fixed, remove its violations.",
         ]
@@ -226,11 +226,11 @@ def test_case_ids_are_unique_and_keep_what_the_file_says(weather: Project) -> No
     result = weather.run("-k", "call and (forecast or sun_times)", "--collect-only", "-q")
     result.stdout.fnmatch_lines(
         [
-            "mcp-contract::call[[]forecast-oslo[]]",
-            "mcp-contract::call[[]forecast-oslo-3[]]",
-            "mcp-contract::call[[]forecast-oslo-2[]]",
-            "mcp-contract::call[[]forecast-東京[]]",
-            "mcp-contract::call[[]sun_times-case-5[]]",  # no text to name it: its place in the file
+            "tox.ini::call[[]forecast-oslo[]]",
+            "tox.ini::call[[]forecast-oslo-3[]]",
+            "tox.ini::call[[]forecast-oslo-2[]]",
+            "tox.ini::call[[]forecast-東京[]]",
+            "tox.ini::call[[]sun_times-case-5[]]",  # no text to name it: its place in the file
         ]
     )
 

@@ -31,7 +31,7 @@ def test_a_missing_snapshot_says_how_to_create_it(weather: Project) -> None:
     result.assert_outcomes(failed=2, deselected=2)
     result.stdout.fnmatch_lines(
         [
-            "*_ mcp-contract::schema[[]get_weather[]] _*",
+            "*_ schema[[]get_weather[]] _*",
             "tool 'get_weather' has no schema snapshot yet (mcp_contract_snapshots/weather/get_weather.json).",
             "Record it with: pytest --snapshot-update -k 'schema[get_weather]'",
         ]
@@ -75,7 +75,7 @@ def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: P
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*_ mcp-contract::schema[[]get_weather[]] _*",
+            "*_ schema[[]get_weather[]] _*",
             "the schema of tool 'get_weather' changed (2 breaking, 1 additive):",
             "  get_weather output /properties/humidity: removed (was required) — BREAKING",
             '  get_weather output /properties/temperature: widened from "number" to "number" | "string" — BREAKING',
@@ -590,7 +590,7 @@ def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwrit
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*_ mcp-contract::schema[[]ping[]] _*",
+            "*_ schema[[]ping[]] _*",
             "the snapshot of tool 'ping' could not be written to mcp_contract_snapshots/weather/ping.json: *"
             "(PermissionError). Nothing was updated; make the file writable (ls -l, lsattr), then rerun pytest "
             "--snapshot-update -k 'schema[[]ping[]]'",

@@ -40,10 +40,10 @@ def test_two_items_per_tool_with_readable_ids(weather: Project) -> None:
     result.stdout.fnmatch_lines(
         [
             "test_contract.py::test_plain",
-            "mcp-contract::schema[get_weather]",
-            "mcp-contract::checks[get_weather]",
-            "mcp-contract::schema[last_sync]",
-            "mcp-contract::checks[last_sync]",
+            "tox.ini::schema[get_weather]",
+            "tox.ini::checks[get_weather]",
+            "tox.ini::schema[last_sync]",
+            "tox.ini::checks[last_sync]",
             "5 tests collected*",
         ]
     )
@@ -54,7 +54,7 @@ def test_checks_items_report_tool_level_violations(weather: Project) -> None:
     result.assert_outcomes(passed=1, failed=1, deselected=3)
     result.stdout.fnmatch_lines(
         [
-            "*_ mcp-contract::checks[[]last_sync[]] _*",
+            "*_ checks[[]last_sync[]] _*",
             "tool 'last_sync' breaks its contract as listed (1 violation):",
             "[silent-opt-out]",
             "  the function is annotated -> datetime, yet the tool publishes no output_schema: *",
@@ -75,12 +75,37 @@ def test_last_failed_reruns_just_the_failed_suite_item(weather: Project) -> None
     weather.pytester.makeini("[pytest]\nmcp_contract_server = weather.py:mcp\n")
     weather.run("--snapshot-update").assert_outcomes(passed=4, failed=1)
     result = weather.run("--lf")
-    result.assert_outcomes(failed=1, deselected=4)
+    # The ini file is the suite's node, so the cache plugin collects from it just the failed item.
+    result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ["run-last-failure: rerun previous 1 failure*", "FAILED mcp-contract::checks[[]last_sync[]]*"]
+        [
+            "collected 1 item",
+            "run-last-failure: rerun previous 1 failure (skipped 1 file)",
+            "FAILED tox.ini::checks[[]last_sync[]]*",
+        ]
     )
     weather.run("--sw").assert_outcomes(passed=4, failed=1)
     weather.run("--sw").assert_outcomes(failed=1, deselected=4)
+
+
+def test_a_node_id_pytest_prints_can_be_given_back_to_pytest(weather: Project) -> None:
+    weather.pytester.makeini("[pytest]\nmcp_contract_server = weather.py:mcp\n")
+    result = weather.run("--snapshot-update", "-p", "no:randomly")
+    # The ini file is the suite's node: a real path in the progress line and in every node id.
+    result.stdout.fnmatch_lines(["test_contract.py .*", "tox.ini *F*", "FAILED tox.ini::checks[[]last_sync[]] - *"])
+    again = weather.run("tox.ini::checks[last_sync]")
+    again.assert_outcomes(failed=1)
+    again.stdout.fnmatch_lines(["collected 1 item", "FAILED tox.ini::checks[[]last_sync[]] - *"])
+    weather.run("tox.ini::schema[last_sync]", "tox.ini::checks[get_weather]").assert_outcomes(passed=2)
+    # The ini file alone is the whole suite, and -k still picks items by their names.
+    weather.run("tox.ini").assert_outcomes(passed=3, failed=1)
+    weather.run("-k", "schema[last_sync]").assert_outcomes(passed=1, deselected=4)
+
+
+def test_without_an_ini_file_the_suite_has_a_node_of_its_own(weather: Project) -> None:
+    (weather.pytester.path / "tox.ini").unlink()
+    result = weather.run("--mcp-contract-server", "weather.py:mcp", "-p", "no:cacheprovider", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["test_contract.py::test_plain", "mcp-contract::schema[[]get_weather[]]", "*"])
 
 
 def test_marker_is_registered(weather: Project) -> None:
@@ -138,7 +163,7 @@ server = build([], list_error=RuntimeError("registry offline"))
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*_ mcp-contract::listing _*",
+            "*_ listing _*",
             "tools/list failed on Server 'wire': JSON-RPC error -32603: registry offline (cause: RuntimeError: "
             "registry offline (raised at *wire.py:* in list_tools)). Fix the server's tool listing; no tool can be "
             "checked without it.",
@@ -178,10 +203,10 @@ def test_wire_server_items(project: Project) -> None:
     result = project.run("-k", "checks", "-q")
     result.stdout.fnmatch_lines_random(
         [
-            "FAILED mcp-contract::checks[[]schema_bad_type[]] - *",
-            "FAILED mcp-contract::checks[[]schema_dangling_ref[]] - *",
-            "FAILED mcp-contract::checks[[]schema_not_object[]] - *",
-            "FAILED mcp-contract::checks[[]schema_remote_ref[]] - *",
+            "FAILED tox.ini::checks[[]schema_bad_type[]] - *",
+            "FAILED tox.ini::checks[[]schema_dangling_ref[]] - *",
+            "FAILED tox.ini::checks[[]schema_not_object[]] - *",
+            "FAILED tox.ini::checks[[]schema_remote_ref[]] - *",
         ]
     )
     # An array root is 2026-07-28's right and a 2025-11-25 client cannot list it: only that version fails.
