@@ -219,7 +219,9 @@ class Verdict(NamedTuple):
 
 @dataclass
 class Judge:
-    """Sorts one test's violations into failing, expected (by a marker) and allowed (by the ini list)."""
+    """Sorts one test's violations into failing, expected (a known defect: by ``mcp_expect_violation`` or a
+    case's ``violations``) and allowed (by the ini list). A tool error the test asked for
+    (``mcp_expect_error``, a case's ``error``), like one ``expect_error=True`` accepts, is none of them."""
 
     expectations: list[Expectation]
     allowed: Mapping[tuple[str, str], str]
@@ -243,8 +245,11 @@ class Judge:
             covering = [one for one in self.expectations if one.covers(violation)]
             for expectation in covering:
                 expectation.met += 1
-            if covering or (violation.check == "tool-error" and error_expected):
+            if covering:
                 verdict.expected.append(violation)
+            elif violation.check == "tool-error" and error_expected:
+                # The answer the test asked for, as with expect_error=True: a call, not a known defect.
+                continue
             elif violation.check in self.noted:
                 verdict.noted.append(violation)
             elif (violation.tool, violation.check) in self.allowed:

@@ -34,7 +34,7 @@ def test_markers_are_registered_with_their_signatures(weather: Project) -> None:
 # --- mcp_expect_error -----------------------------------------------------------------------------
 
 
-def test_an_expected_tool_error_passes_and_is_counted(weather: Project) -> None:
+def test_an_expected_tool_error_passes_and_counts_as_expect_error_does(weather: Project) -> None:
     weather.tests(
         """
         import pytest
@@ -43,11 +43,16 @@ def test_an_expected_tool_error_passes_and_is_counted(weather: Project) -> None:
         def test_atlantis(mcp_contract):
             result = mcp_contract.call_tool("get_weather", {"city": "Atlantis"})
             assert result.is_error
+
+        def test_atlantis_asked(mcp_contract):
+            assert mcp_contract.call_tool("get_weather", {"city": "Atlantis"}, expect_error=True).is_error
         """
     )
     result = weather.run("--strict-markers")
-    result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 expected)"])
+    result.assert_outcomes(passed=2)
+    # The error each test asked for is its answer, however it asked: a call, neither a violation nor expected.
+    result.stdout.fnmatch_lines(["get_weather  —       —           2           0         0        0"])
+    result.stdout.fnmatch_lines(["tool calls checked: 2, violations: 0"])
 
 
 def test_an_expected_error_that_does_not_come_fails_in_the_call_phase(weather: Project) -> None:
@@ -301,7 +306,8 @@ def test_markers_and_counts_apply_to_the_async_fixture(weather: Project) -> None
     )
     result = weather.run()
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["tool calls checked: 2, violations: 2 (2 expected)"])
+    # The known defect is expected; the tool error asked for is an answer.
+    result.stdout.fnmatch_lines(["tool calls checked: 2, violations: 1 (1 expected)"])
 
 
 def test_a_marker_a_fixture_adds_is_honoured(weather: Project) -> None:
