@@ -54,7 +54,7 @@ def broken_contract(
     count = len(found)
     noun = "violation" if count == 1 else "violations"
     if called:
-        lines = [f"tool {tool!r} called with {_arguments(arguments)} broke its contract ({count} {noun}):"]
+        lines = [f"tool {tool!r} called with {call_arguments(arguments)} broke its contract ({count} {noun}):"]
     else:
         lines = [f"tool {tool!r} breaks its contract as listed ({count} {noun}):"]
     for violation in found:
@@ -84,7 +84,8 @@ def _at(path: str | None) -> str:
     return f" at {show_pointer(path)}" if path is not None else ""
 
 
-def _arguments(arguments: Mapping[str, Any] | None) -> str:
+def call_arguments(arguments: Mapping[str, Any] | None) -> str:
+    """A call's arguments as messages show them: compact JSON, shortened; ``no arguments`` for none."""
     if not arguments:
         return "no arguments"
     try:
@@ -126,7 +127,7 @@ def arguments_invalid(tool: str, arguments: Mapping[str, Any] | None, problems: 
     count = len(problems)
     lines = [
         f"tool {tool!r} was not called: its input_schema refuses "
-        f"{f'the arguments {_arguments(arguments)}' if arguments else 'a call with no arguments'} "
+        f"{f'the arguments {call_arguments(arguments)}' if arguments else 'a call with no arguments'} "
         f"({count} {'problem' if count == 1 else 'problems'}):"
     ]
     lines += [f"- at {show_pointer(path)}: {why}" for path, why in problems]

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_mcp_contract._contract.expect import EXPECTATIONS, Judge, expectations
+from pytest_mcp_contract._contract.violations import ContractViolationError
+from pytest_mcp_contract._messages import call_arguments
 from pytest_mcp_contract._plugin.keys import CALLS, CURRENT_ITEM, JUDGE, SETTINGS
-from pytest_mcp_contract._run.records import CallTally
+from pytest_mcp_contract._run.records import CallTally, record
 
 CLIENT_FIXTURES = ("mcp_contract", "mcp_contract_async")
 
@@ -59,6 +61,25 @@ def _listed(item: pytest.Item) -> set[str] | None:
         return None
 
 
+def _record_failure(item: pytest.Item, error: BaseException) -> None:
+    """A broken contract that failed the test, for the report: which test, tool, arguments and why."""
+    if not isinstance(error, ContractViolationError):
+        return
+    servers = [server for server, tool in item.stash.get(CALLS, {}) if tool == error.tool]
+    record(
+        item,
+        "failure",
+        **({"server": servers[-1]} if servers else {}),
+        tool=error.tool,
+        test=item.nodeid,
+        arguments=call_arguments(error.arguments),
+        violations=[
+            {"check": violation.label, "path": violation.path, "message": violation.message.splitlines()[0][:200]}
+            for violation in error.violations
+        ],
+    )
+
+
 class CallsPlugin:
     """Tells the triage which test runs, fails a test whose expectations no call met, writes its counts."""
 
@@ -89,6 +110,8 @@ class CallsPlugin:
 
     @pytest.hookimpl(tryfirst=True)  # before pytest builds the teardown report from user_properties
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> None:
+        if call.when == "call" and call.excinfo is not None:
+            _record_failure(item, call.excinfo.value)
         if call.when == "teardown":
             for (server, tool), tally in item.stash.get(CALLS, {}).items():
                 tally.write(item, server=server, tool=tool)

@@ -38,6 +38,8 @@ class ToolRecord:
     """Every checked call of the tool, by the tests and by the fuzzer."""
     allowed_checks: list[str] = field(default_factory=list)
     """Tool-check violations carried by ``mcp_contract_allow``."""
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    """The broken contracts that failed tests: test, arguments and each violation (``calls._record_failure``)."""
 
     @property
     def shown(self) -> str:
@@ -106,6 +108,8 @@ class ContractReport:
                 tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
             elif data["kind"] == "calls":
                 tool.tally.add(data, passed=passed)
+            elif data["kind"] == "failure":
+                tool.failures.append(data)
 
     @property
     def failed(self) -> bool:
@@ -332,7 +336,13 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
     """A paragraph per tool with something to review; expected violations stay in the table."""
     schema = tool.schema or {}
     changes = schema.get("changes", [])
-    if not changes and not tool.checks and not tool.tally.failing and schema.get("state") != "missing":
+    if (
+        not changes
+        and not tool.checks
+        and not tool.tally.failing
+        and not tool.failures
+        and schema.get("state") != "missing"
+    ):
         return []
     blocks = [f"{heading} `{tool.shown}`"]  # paragraphs, joined by blank lines below
     if schema:
@@ -348,10 +358,30 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
         blocks.append("</details>")
     if tool.checks:
         blocks.append("Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + ".")
-    if tool.tally.failing:
+    if tool.failures:
+        blocks.append("Failing tests:")
+        blocks.append("\n".join(_failure_lines(tool.failures)))
+    elif tool.tally.failing:  # failing calls whose test did not fail on them (it caught a test error)
         found = ", ".join(f"`{check}` x{count}" for check, count in sorted(tool.tally.failing.items()))
         blocks.append(f"Violations in calls of failing tests: {found}.")
     return ["", "\n\n".join(blocks)]
+
+
+_FAILURES_SHOWN: Final = 20
+
+
+def _failure_lines(failures: list[dict[str, Any]]) -> list[str]:
+    """A line per failing call: the test, the arguments, then each violation with its place and message."""
+    lines = []
+    for failure in failures[:_FAILURES_SHOWN]:
+        lines.append(f"- `{failure['test']}` called it with `{failure['arguments']}`:")
+        for violation in failure["violations"]:
+            at = f" at `{violation['path'] or '/'}`" if violation["path"] is not None else ""
+            message = violation["message"].replace("|", "\\|")
+            lines.append(f"  - `{violation['check']}`{at}: {message}")
+    if len(failures) > _FAILURES_SHOWN:
+        lines.append(f"- and {len(failures) - _FAILURES_SHOWN} more failing calls")
+    return lines
 
 
 def _plural(count: int, noun: str) -> str:

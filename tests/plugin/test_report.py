@@ -152,7 +152,14 @@ def test_violations_in_calls_are_counted_per_check(project: Project) -> None:
     result.stdout.fnmatch_lines(["tool calls checked: 5, violations: 4 (1 expected)"])
     text = report.read_text()
     assert "| `mismatch` | — | — | 3 | `content-mismatch` x2, `content-mismatch` x1 (expected) |" in text
-    assert "## `bad_type`\n\nViolations in calls of failing tests: `structured-invalid` x1." in text
+    # Each failing test with its call and what it broke, not only a count.
+    assert (
+        "## `bad_type`\n\nFailing tests:\n\n- `test_contract.py::test_calls[bad_type]` called it with `no arguments`:\n"
+        "  - `structured-invalid` at `/n`: 'x' is not of type 'integer' (schema keyword 'type' at /properties/n/type)\n"
+    ) in text
+    assert (
+        "- `test_contract.py::test_calls[mismatch0]` called it with `no arguments`:\n  - `content-mismatch` at" in text
+    )
 
 
 def test_a_green_run_that_asserts_known_defects_reads_as_green(project: Project) -> None:
