@@ -562,6 +562,7 @@ def _misspelt(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[
 
 def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
     """Tool arguments are a JSON object; say so at the call, not as a server error later."""
+    __tracebackhide__ = True  # the test's own call is the frame to show
     if arguments is None or isinstance(arguments, dict):
         return arguments
     if isinstance(arguments, Mapping):

@@ -227,3 +227,33 @@ def test_validate_arguments_in_a_case_must_be_a_bool(project: Project) -> None:
     result.stderr.fnmatch_lines(
         ["ERROR: mcp_contract_cases cases.toml, case 1: validate_arguments must be true or false, got 'no'."]
     )
+
+
+def test_arguments_that_are_no_object_show_only_the_tests_frame(shop: Project) -> None:
+    shop.tests(
+        """
+        import pytest
+
+        def test_item(mcp_contract):
+            mcp_contract.call_tool("get_item", ["A1"])
+
+        @pytest.mark.anyio
+        async def test_item_async(mcp_contract_async):
+            await mcp_contract_async.call_tool("get_item", ["A1"])
+
+        @pytest.fixture
+        def anyio_backend():
+            return "asyncio"
+        """
+    )
+    result = shop.run()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "E       TypeError: arguments for tool 'get_item' must be a dict of argument names to values, got list: "
+            "[[]'A1']",
+            "test_contract.py:4: TypeError",
+        ]
+    )
+    failures = result.stdout.str().split("FAILURES")[1].split("short test summary")[0]
+    assert "pytest_mcp_contract/" not in failures  # no frame of the plugin's files
