@@ -255,9 +255,9 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
 
 @contextlib.contextmanager
 def _quiet_server_log() -> Iterator[None]:
-    """MCPServer logs each crash with a full traceback (through rich, about a second each), and
-    fuzzing makes crashes by the hundred: while searching, its log stops at its own logger, where
-    the plugin's cause recorder still hears it (``_servers.inprocess``)."""
+    """MCPServer logs every request (and the tool's own logging adds more), and fuzzing makes
+    hundreds: while searching, its log stops at its own logger. (A crash's record the plugin's
+    cause recorder, a filter there, keeps and drops in any case: ``_servers.inprocess``.)"""
     from pytest_mcp_contract._servers.inprocess import SERVER_LOGGER
 
     logger = logging.getLogger(SERVER_LOGGER)

@@ -154,23 +154,28 @@ def _annotation_text(annotation: Any) -> str:
 SERVER_LOGGER: Final = sdk_servers.CAUSE_LOGGER
 
 
-class _CauseRecorder(logging.Handler):
+class _CauseRecorder(logging.Filter):
     """Keeps the exception the SDK logs (and does not send) when a tool crashes.
 
     A call made through a session is marked with a context variable, which the SDK's handler
     inherits (in process it runs in the calling task), so concurrent calls of one tool keep their
-    own causes. Calls made any other way are filed under the tool's name.
+    own causes; the failure then tells the cause, so the log record goes no further (its traceback
+    would be printed twice more, as captured stderr and as captured log, mostly the SDK's frames).
+    Calls made any other way are filed under the tool's name, and logged as usual.
     """
 
     def __init__(self) -> None:
-        super().__init__(level=logging.ERROR)
+        super().__init__()
         self.causes: dict[object, BaseException] = {}
 
-    def emit(self, record: logging.LogRecord) -> None:
+    def filter(self, record: logging.LogRecord) -> bool:
         # The SDK logs `Tool %r raised an unexpected exception` with the tool name as the only arg.
         error = record.exc_info[1] if record.exc_info else None
-        if error is not None and isinstance(record.args, tuple) and record.args:
-            self.causes[_CALL.get() or str(record.args[0])] = error
+        if record.levelno < logging.ERROR or error is None or not (isinstance(record.args, tuple) and record.args):
+            return True
+        call = _CALL.get()
+        self.causes[call or str(record.args[0])] = error
+        return call is None
 
 
 _CALL: contextvars.ContextVar[object | None] = contextvars.ContextVar("mcp_contract_call", default=None)
@@ -182,7 +187,7 @@ def record_causes() -> None:
     global _RECORDER  # noqa: PLW0603 - one handler per process, whatever the number of sessions
     if _RECORDER is None:
         _RECORDER = _CauseRecorder()
-        logging.getLogger(SERVER_LOGGER).addHandler(_RECORDER)
+        logging.getLogger(SERVER_LOGGER).addFilter(_RECORDER)
 
 
 @contextlib.contextmanager

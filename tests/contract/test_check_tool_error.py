@@ -219,3 +219,28 @@ async def divide(a: int, b: int, delay: float) -> float:
         """
     )
     project.run().assert_outcomes(passed=1)
+
+
+def test_the_cause_is_told_once_not_again_as_captured_stderr_and_log(project: Project) -> None:
+    project.configure(target("sdk_broken", "mcp"))
+    project.tests(
+        """
+        import logging
+
+        def test_crash(mcp_contract):
+            mcp_contract.call_tool("crashes")
+
+        def test_a_log_of_the_tests_own_stays(mcp_contract):
+            logging.getLogger("mcp.server.mcpserver.server").error("the test's own line")
+            assert False
+        """
+    )
+    result = project.run("-p", "no:randomly")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["E         server-side cause: ValueError: upstream returned 503 (raised at *)"])
+    crash = result.stdout.str().split("_ test_crash _")[1].split("_ test_a_log")[0]
+    assert "raised an unexpected exception" not in crash
+    assert "Traceback" not in crash
+    assert "Captured" not in crash
+    # Records the plugin did not turn into a cause are logged as ever.
+    result.stdout.fnmatch_lines(["*Captured log call*", "ERROR    mcp.server.mcpserver.server:*the test's own line"])
