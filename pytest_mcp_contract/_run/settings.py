@@ -25,8 +25,6 @@ SCOPES: Final[tuple[Scope, ...]] = ("session", "module", "function")
 FIELDS: Final = ("output_schema", "input_schema", "title", "description", "annotations", "meta")
 """What can be snapshotted; ``output_schema`` always is, the rest on request (ini ``mcp_contract_snapshot_fields``)."""
 
-EXTRA: Final = "pip install 'pytest-mcp-contract[fuzz]'"
-"""How to get what fuzzing needs."""
 
 DEFAULT_SNAPSHOT_DIR: Final = "mcp_contract_snapshots"
 DEFAULT_FUZZ_DEADLINE: Final = 60.0
@@ -357,5 +355,21 @@ def missing_extra() -> str | None:
 
     # Found, not imported: Hypothesis warns when a plugin imports it while pytest starts.
     if find_spec("hypothesis") is None:
-        return f"--mcp-contract-fuzz needs Hypothesis, which comes with the fuzz extra: {EXTRA}"
+        # The exact package: the name pytest-mcp-contract on PyPI is another project's.
+        return f"--mcp-contract-fuzz needs Hypothesis (this plugin's fuzz extra): pip install '{fuzz_requirement()}'"
     return None
+
+
+def fuzz_requirement() -> str:
+    """Hypothesis as the fuzz extra requires it (``hypothesis>=6.165.10``), from the installed metadata."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    try:
+        needs = requires("pytest-mcp-contract") or []
+    except PackageNotFoundError:  # pragma: no cover - a source tree that is not installed
+        needs = []
+    for need in needs:
+        requirement, _semicolon, marker = need.partition(";")
+        if requirement.strip().startswith("hypothesis") and "fuzz" in marker:
+            return requirement.strip().replace(" ", "")
+    return "hypothesis"

@@ -175,8 +175,8 @@ sys.exit(pytest.main(["-p", "pytest_mcp_contract.plugin", "--mcp-contract-fuzz",
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "ERROR: --mcp-contract-fuzz needs Hypothesis, which comes with the fuzz extra: "
-            "pip install 'pytest-mcp-contract[fuzz]'"
+            # The package itself: pytest-mcp-contract on PyPI is another project.
+            "ERROR: --mcp-contract-fuzz needs Hypothesis (this plugin's fuzz extra): pip install 'hypothesis>=6.165.10'"
         ]
     )
 
