@@ -1,0 +1,98 @@
+"""The README and docs/ say what the code does: every option, key and check they name exists and is
+documented, the failure they quote is what the example prints, and the four steps they give work."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import Project
+
+from pytest_mcp_contract import CHECKS
+from pytest_mcp_contract._run.settings import INI_KEYS
+
+ROOT = Path(__file__).parents[2]
+README = ROOT / "README.md"
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+EXAMPLE = ROOT / "example_project"
+
+# Names of the plugin's that are neither an option nor an ini key, and may be named anywhere.
+OTHER_NAMES = {
+    "mcp_contract",  # the sync fixture, and the suite's marker
+    "mcp_contract_async",
+    "mcp_contract_server",  # also the fixture and the marker
+    "mcp_contract_protocol_version",  # the marker
+    "mcp_contract_snapshots",  # the default snapshot folder
+    "mcp_contract_callbacks",  # the hook, pytest_mcp_contract_callbacks
+    "mcp_contract_report",  # --mcp-contract-report's dest
+    "mcp_contract_sever",  # the configuration page's example of a typo
+}
+
+
+def _text() -> str:
+    return "\n".join(path.read_text() for path in [README, *DOCS])
+
+
+def _options(pytestconfig: pytest.Config) -> set[str]:
+    group = pytestconfig._parser.getgroup("mcp-contract")
+    return {name for option in group.options for name in option.names() if name.startswith("--")}
+
+
+def test_the_readme_fits_on_a_few_screens() -> None:
+    assert len(README.read_text().splitlines()) <= 200
+
+
+def test_every_option_and_ini_key_is_documented(pytestconfig: pytest.Config) -> None:
+    configuration = (ROOT / "docs" / "configuration.md").read_text()
+    missing = [name for name in [*_options(pytestconfig), *INI_KEYS] if f"`{name}" not in configuration]
+    assert missing == []
+
+
+def test_every_option_and_key_the_docs_name_exists(pytestconfig: pytest.Config) -> None:
+    text = _text()
+    named_options = set(re.findall(r"--mcp-contract-[a-z-]*[a-z]", text))
+    assert named_options - _options(pytestconfig) == set()
+    named_keys = set(re.findall(r"(?<![\w-])mcp_contract_[a-z_]*[a-z]", text))
+    assert named_keys - set(INI_KEYS) - OTHER_NAMES == set()
+
+
+def test_every_check_is_in_the_tables_and_every_check_quoted_is_one() -> None:
+    for page in (README, ROOT / "docs" / "checks.md"):
+        rows = set(re.findall(r"^\| `([a-z-]+)` \|", page.read_text(), re.MULTILINE))
+        assert rows == set(CHECKS), page.name
+    quoted = set(re.findall(r"\[([a-z]+(?:-[a-z]+)+)(?: @ [\d-]+)?\](?! ?\()", _text()))
+    assert quoted - set(CHECKS) == set()
+
+
+def _quoted_failure() -> list[str]:
+    block = README.read_text().split("```\nE   ", 1)[1].split("\n```", 1)[0]
+    return [line.removeprefix("E   ") for line in ("E   " + block).splitlines()]
+
+
+def test_the_failure_the_readme_quotes_is_what_the_example_prints(project: Project) -> None:
+    project.configure("weather_service.flawed:flawed", pythonpath=str(EXAMPLE / "src"))
+    project.tests('def test_air(mcp_contract):\n    mcp_contract.call_tool("air_quality", {"city": "Oslo"})\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    printed = [line.removeprefix("E       ") for line in result.stdout.lines if line.startswith("E       ")]
+    assert printed == _quoted_failure()
+
+
+def test_the_four_steps_record_the_snapshots_and_then_pass(project: Project) -> None:
+    # A server repo: its package, its tests, and the one ini line the README gives.
+    package = project.pytester.mkpydir("weather_service")
+    shutil.copy(EXAMPLE / "src" / "weather_service" / "server.py", package / "server.py")
+    shutil.copy(EXAMPLE / "src" / "weather_service" / "upstream.py", package / "upstream.py")
+    project.pytester.makepyprojecttoml(
+        '[tool.pytest.ini_options]\nmcp_contract_server = "weather_service.server:mcp"\npythonpath = ["."]\n'
+    )
+    project.tests('def test_weather(mcp_contract):\n    mcp_contract.call_tool("get_weather", {"city": "London"})\n')
+    first = project.run("--snapshot-update")
+    # The test, a schema and a checks item for each of 7 tools, and get_weather's two schema examples.
+    first.assert_outcomes(passed=17)
+    snapshots = project.pytester.path / "mcp_contract_snapshots" / "weather"
+    assert sorted(path.name for path in snapshots.iterdir())[:2] == ["city_temperatures.json", "daily_forecast.json"]
+    project.run().assert_outcomes(passed=17)
+    project.run("pyproject.toml::schema[get_weather]").assert_outcomes(passed=1)
