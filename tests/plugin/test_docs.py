@@ -96,3 +96,24 @@ def test_the_four_steps_record_the_snapshots_and_then_pass(project: Project) -> 
     assert sorted(path.name for path in snapshots.iterdir())[:2] == ["city_temperatures.json", "daily_forecast.json"]
     project.run().assert_outcomes(passed=17)
     project.run("pyproject.toml::schema[get_weather]").assert_outcomes(passed=1)
+
+
+def test_the_mistakes_page_quotes_the_arguments_error_as_a_call_raises_it() -> None:
+    from mcp.server import MCPServer
+
+    from pytest_mcp_contract import InvalidArgumentsError, McpContract
+
+    server = MCPServer("shop", log_level="ERROR")
+
+    @server.tool()
+    def get_item(sku: str) -> dict[str, int]:
+        return {sku: 1}
+
+    quoted = (ROOT / "docs" / "mistakes.md").read_text().split("```\n", 1)[1].split("\n```", 1)[0]
+    contract = McpContract(server)
+    try:
+        with pytest.raises(InvalidArgumentsError) as caught:
+            contract.call_tool("get_item", {"skus": "A1"})
+    finally:
+        contract.close()
+    assert str(caught.value).splitlines()[:3] == quoted.splitlines()
