@@ -41,7 +41,7 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "Return a type the SDK can describe (a BaseModel, TypedDict, dataclass or annotated class), "
         "or register the tool with structured_output=True so the SDK fails loudly. If the tool is meant "
         "to return text only, say so with structured_output=False and a serializable annotation such as "
-        "-> str (see the README, 'silent-opt-out')."
+        "-> str (docs/checks.md, 'Accepting a deliberate silent-opt-out')."
     ),
     "structured-missing": (
         "Send structured_content with every successful result of a tool that declares an output_schema "

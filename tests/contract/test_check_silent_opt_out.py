@@ -100,7 +100,7 @@ def test_deliberate_opt_outs_pass(tool: str) -> None:
 
 
 def test_opt_out_the_sdk_cannot_tell_from_a_silent_one_is_reported() -> None:
-    """structured_output=False on a type the SDK cannot describe anyway: the README says to annotate -> str."""
+    """structured_output=False on a type the SDK cannot describe anyway: docs/checks.md says to annotate -> str."""
     server = _server()
     listed = {t.name: t for t in anyio.run(server.list_tools)}
     violations = check_tool(listed["text_only_datetime"], server=server)

@@ -1,0 +1,326 @@
+"""Every output the README and docs/ quote is what the code prints.
+
+A quoted block is marked ``<!-- quoted: NAME -->`` on the line before its fence, and a test here
+makes that output the way the page says (the example project, changed as the page says, or the
+test server the page names) and finds the quote in it. In a quote, ``…`` (or ``...``) stands for
+any text and whitespace is not compared, so a page may shorten and wrap; every other character must
+be printed. The checks tables' examples are held to the messages the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLE, NODE, NODE_SERVERS, REQUIRE_NODE, SERVERS, Project, make_result, node_missing, target
+
+from pytest_mcp_contract import CHECKS, ContractViolationError, McpContract, check_result
+from pytest_mcp_contract._contract.violations import Violation
+
+ROOT = Path(__file__).parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+# "quoted" marker, an optional blank line, then a fence (indented in a list item) and its body.
+QUOTED = re.compile(r"^( *)<!-- quoted: ([a-z0-9-]+) -->\n(?:\n)?\1```[a-z]*\n(.*?)\n\1```", re.MULTILINE | re.DOTALL)
+FENCE = re.compile(r"^( *)```([a-z]*)\n(.*?)\n\1```", re.MULTILINE | re.DOTALL)
+
+# The quotes this module makes; a page's marker must name one, and each must be on some page.
+MADE_HERE = {
+    "air-quality-failure",
+    "arguments-error",
+    "version-violation",
+    "fuzz-failure",
+    "fuzz-summary",
+    "client-capability",
+    "summary",
+    "suite-items",
+    "no-snapshot",
+    "schema-diff",
+    "removed-tool",
+}
+
+
+def _quotes() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = defaultdict(list)
+    for page in PAGES:
+        for indent, name, body in QUOTED.findall(page.read_text(encoding="utf-8")):
+            found[name].append("\n".join(line.removeprefix(indent) for line in body.splitlines()))
+    return found
+
+
+def quoted(name: str) -> str:
+    """The block the pages quote under ``name``; a quote on two pages must be the same on both."""
+    assert name in MADE_HERE
+    blocks = _quotes()[name]
+    assert blocks, f"no page quotes {name!r}"
+    assert all(block == blocks[0] for block in blocks), f"the pages quote {name!r} differently"
+    return blocks[0]
+
+
+def assert_says(printed: str, quote: str) -> None:
+    """``printed`` holds ``quote``, whitespace aside, each ``…`` or ``...`` in it standing for any text."""
+    text, at = " ".join(printed.split()), 0
+    for piece in re.split(r" ?(?:…|\.\.\.) ?", " ".join(quote.split())):
+        found = text.find(piece, at)
+        assert found >= 0, f"the docs quote:\n{quote}\n\nbut the code printed no {piece!r} there:\n{printed}"
+        at = found + len(piece)
+
+
+def _printed(result: pytest.RunResult) -> str:
+    """pytest's output, with the ``E       `` before each line of an exception's message taken off."""
+    return re.sub(r"^E {7}", "", result.stdout.str(), flags=re.MULTILINE)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.fixture
+def in_example(pytester: pytest.Pytester, example: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the example project, and the working directory there, as the pages' commands run."""
+    monkeypatch.chdir(example)
+    return example
+
+
+def _run_example(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest("-p", "no:cacheprovider", *args)
+
+
+# --- the pages and their markers ------------------------------------------------------------------
+
+
+def test_every_quoted_output_is_marked_and_made_here() -> None:
+    unmarked = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        marked = {match.start(3) for match in QUOTED.finditer(text)}
+        for fence in FENCE.finditer(text):
+            if fence.group(2) in ("", "text") and fence.start(3) not in marked:
+                unmarked.append(f"{page.name}:{text[: fence.start()].count(chr(10)) + 1}")
+    assert unmarked == []  # an output block with no "quoted" marker is checked by nothing
+    assert set(_quotes()) == MADE_HERE
+
+
+def test_a_quote_may_shorten_and_wrap_but_not_change_a_word() -> None:
+    printed = "tool 'x' called with {} broke its contract (2 violations):\n[structured-invalid] at /a\n  bad"
+    assert_says(printed, "tool 'x' called … (2 violations): [structured-invalid]\nat /a")
+    with pytest.raises(AssertionError, match=re.escape("but the code printed no '(3 violations):' there")):
+        assert_says(printed, "tool 'x' called … (3 violations):")
+
+
+# --- the quoted outputs ---------------------------------------------------------------------------
+
+
+def test_the_failure_of_the_readme_and_the_index_is_what_the_example_prints(project: Project) -> None:
+    project.configure("weather_service.flawed:flawed", pythonpath=str(EXAMPLE / "src"))
+    project.tests('def test_air(mcp_contract):\n    mcp_contract.call_tool("air_quality", {"city": "Oslo"})\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    quote = quoted("air-quality-failure")
+    assert quote.startswith("E   pytest_mcp_contract.ContractViolationError:")
+    assert_says(_printed(result), re.sub(r"^E {3}", "", quote, flags=re.MULTILINE))
+
+
+def test_the_arguments_error_is_what_a_call_raises() -> None:
+    from mcp.server import MCPServer
+
+    from pytest_mcp_contract import InvalidArgumentsError
+
+    server = MCPServer("shop", log_level="ERROR")
+
+    @server.tool()
+    def get_item(sku: str) -> dict[str, int]:
+        return {sku: 1}
+
+    contract = McpContract(server)
+    try:
+        with pytest.raises(InvalidArgumentsError) as caught:
+            contract.call_tool("get_item", {"skus": "A1"})
+    finally:
+        contract.close()
+    assert_says(str(caught.value), quoted("arguments-error"))
+
+
+def test_a_violation_of_one_version_names_it(project: Project) -> None:
+    project.configure(f"stdio:{sys.executable} {SERVERS / 'handshake_only.py'}")
+    project.tests('def test_numbers(mcp_contract):\n    mcp_contract.call_tool("numbers")\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    assert_says(_printed(result), quoted("version-violation"))
+
+
+def test_a_fuzz_failure_and_the_fuzz_summary(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FUZZ_FIXED", raising=False)
+    project.configure(target("fuzz_targets", "mcp"), suite=True)
+    result = project.run(
+        "--mcp-contract-fuzz", "100", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and (average or forecast)"
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    assert_says(result.stdout.str(), quoted("fuzz-failure"))
+    assert_says(result.stdout.str(), quoted("fuzz-summary"))
+
+
+def test_a_capability_the_client_lacks(project: Project) -> None:
+    project.configure(target("asks"))
+    project.tests('def test_book(mcp_contract):\n    mcp_contract.call_tool("book", {"date": "friday"})\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    assert_says(_printed(result), quoted("client-capability"))
+
+
+def test_the_summary_is_the_example_projects(pytester: pytest.Pytester, in_example: Path) -> None:
+    result = _run_example(pytester)
+    result.assert_outcomes(passed=41)
+    assert_says(result.stdout.str(), quoted("summary"))
+
+
+def test_the_suite_items_are_the_example_projects(pytester: pytest.Pytester, in_example: Path) -> None:
+    collected = set(_run_example(pytester, "--collect-only", "-q").stdout.lines)
+    listed = [line.split()[0] for line in quoted("suite-items").splitlines()]
+    assert listed == ["pyproject.toml::schema[get_weather]", "pyproject.toml::checks[get_weather]"]
+    assert set(listed) <= collected
+
+
+def test_a_tool_without_a_snapshot(pytester: pytest.Pytester, in_example: Path) -> None:
+    (in_example / "mcp_contract_snapshots" / "weather" / "get_weather.json").unlink()
+    result = _run_example(pytester, "-m", "mcp_contract", "-k", "schema and get_weather")
+    result.assert_outcomes(failed=1, deselected=40)
+    assert_says(result.stdout.str(), quoted("no-snapshot"))
+
+
+def test_a_schema_change_the_way_the_snapshots_page_makes_it(pytester: pytest.Pytester, in_example: Path) -> None:
+    # The model as the page rewrites it, and get_weather no longer passing humidity.
+    (model,) = [
+        block
+        for _, language, block in FENCE.findall((ROOT / "docs" / "snapshots.md").read_text())
+        if language == "python"
+    ]
+    server = in_example / "src" / "weather_service" / "server.py"
+    text = server.read_text(encoding="utf-8")
+    old = re.search(r"^class WeatherData\(BaseModel\):\n(?:    .*\n)+", text, re.MULTILINE)
+    assert old is not None
+    server.write_text(
+        text.replace(old.group(0), re.sub(r"^   ", "", model, flags=re.MULTILINE) + "\n"), encoding="utf-8"
+    )
+    _edit(server, '("temperature", "humidity", "conditions")', '("temperature", "conditions")')
+    result = _run_example(pytester, "-m", "mcp_contract", "-k", "schema and get_weather")
+    result.assert_outcomes(failed=1, deselected=40)
+    assert_says(result.stdout.str(), quoted("schema-diff"))
+
+
+def test_a_removed_tool(pytester: pytest.Pytester, in_example: Path) -> None:
+    _edit(
+        in_example / "src" / "weather_service" / "server.py",
+        "@mcp.tool()\ndef city_temperatures",
+        "def city_temperatures",
+    )
+    _edit(in_example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
+    case = '[[case]]\ntool = "city_temperatures"\narguments = { cities = ["London", "Oslo"] }\n'
+    _edit(in_example / "contract_cases.toml", case, "")
+    result = _run_example(pytester)
+    result.assert_outcomes(passed=37)
+    assert result.ret == 1  # syrupy fails the run for the unused file
+    assert_says(result.stdout.str(), quoted("removed-tool"))
+
+
+# --- the checks tables ----------------------------------------------------------------------------
+
+
+def _examples(page: Path) -> dict[str, str]:
+    """Each check's example cell, its ``<br>`` as line ends."""
+    rows = re.findall(r"^\| `([a-z-]+)` \|.*\| (`\[.*`) \|$", page.read_text(encoding="utf-8"), re.MULTILINE)
+    return {check: "\n".join(part.strip("`") for part in cell.split("<br>")) for check, cell in rows}
+
+
+EXAMPLES = _examples(ROOT / "docs" / "checks.md")
+
+
+def test_both_checks_tables_give_the_same_examples() -> None:
+    assert set(EXAMPLES) == set(CHECKS)
+    assert _examples(ROOT / "README.md") == EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def example_messages() -> str:
+    """What the example project's broken tools raise, in process (its flawed server and its gateway)."""
+    sys.path.insert(0, str(EXAMPLE / "src"))
+    try:
+        from weather_service.flawed import flawed
+        from weather_service.gateway import gateway
+    finally:
+        sys.path.remove(str(EXAMPLE / "src"))
+    calls = {
+        flawed: [("station_info", {"station": "EGLL"}), ("wind", {"city": "London"})]
+        + [(tool, {"city": "Oslo"}) for tool in ("air_quality", "uv_index", "sun_times")],
+        gateway: [(tool, {"city": "Oslo"}) for tool in ("alert_text", "alert_level", "alert_summary")],
+    }
+    raised = []
+    for server, made in calls.items():
+        contract = McpContract(server)
+        try:
+            for tool, arguments in made:
+                with pytest.raises(ContractViolationError) as caught:
+                    contract.call_tool(tool, arguments)
+                raised.append(str(caught.value))
+        finally:
+            contract.close()
+    return "\n".join(raised)
+
+
+IN_THE_EXAMPLE = [
+    "output-schema-invalid",
+    "silent-opt-out",
+    "structured-missing",
+    "structured-invalid",
+    "content-mismatch",
+    "tool-error",
+]
+
+
+@pytest.mark.parametrize("check", IN_THE_EXAMPLE)
+def test_the_example_of_a_check_is_what_the_example_project_raises(example_messages: str, check: str) -> None:
+    assert_says(example_messages, EXAMPLES[check])
+
+
+def test_the_example_of_content_prose_is_what_the_check_says() -> None:
+    from mcp.types import Tool
+
+    schema = {"type": "object", "properties": {"route": {"type": "string"}, "flights": {"type": "integer"}}}
+    probe = Tool(name="flights", input_schema={"type": "object"}, output_schema=schema)
+    result = make_result({"route": "LYS-CDG", "flights": 3}, "3 flights on LYS-CDG")
+    found: list[Violation] = check_result(probe, result, require_json_text=True)
+    assert_says(str(ContractViolationError(found, tool="flights")), EXAMPLES["content-prose"])
+
+
+def test_the_example_of_input_crash_is_what_fuzzing_finds(project: Project) -> None:
+    project.configure(target("fuzz_targets", "mcp"), suite=True)
+    result = project.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and strict_echo")
+    result.assert_outcomes(failed=1)
+    assert_says(result.stdout.str(), EXAMPLES["input-crash"])
+
+
+def test_the_example_of_answer_unreadable_is_what_a_garbled_server_gets(project: Project) -> None:
+    project.configure(f"stdio:{sys.executable} {SERVERS / 'garbled.py'}")
+    project.tests('def test_menu(mcp_contract):\n    mcp_contract.call_tool("bad_utf8")\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    assert_says(_printed(result), EXAMPLES["answer-unreadable"])
+
+
+def test_the_example_of_stdout_noise_is_what_a_node_server_gets(project: Project) -> None:
+    missing = node_missing()
+    if missing is not None:
+        if os.environ.get(REQUIRE_NODE) == "1":
+            pytest.fail(f"{missing} ({REQUIRE_NODE}=1 is set, so this fails instead of skipping)", pytrace=False)
+        pytest.skip(missing)
+    project.configure(f"stdio:{NODE} {NODE_SERVERS / 'noisy.mjs'}")
+    project.tests('def test_lookup(mcp_contract):\n    mcp_contract.call_tool("lookup", {"city": "Oslo"})\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    assert_says(_printed(result), EXAMPLES["stdout-noise"])
