@@ -1,10 +1,11 @@
 """Every output the README and docs/ quote is what the code prints.
 
-A quoted block is marked ``<!-- quoted: NAME -->`` on the line before its fence, and a test here
-makes that output the way the page says (the example project, changed as the page says, or the
-test server the page names) and finds the quote in it. In a quote, ``…`` (or ``...``) stands for
-any text and whitespace is not compared, so a page may shorten and wrap; every other character must
-be printed. The checks tables' examples are held to the messages the same way.
+Every output block of the pages is marked ``<!-- quoted: NAME -->`` (``tests/docs_text.py``), and
+every marked quote is taken by a test that makes that output the way the page says: here (the
+example project, changed as the page says, or the test server the page names) or in the test of
+that behaviour (the failures tables of targets.md). In a quote, ``…`` (or ``...``) stands for any
+text and whitespace is not compared, so a page may shorten and wrap; every other character must be
+printed. The checks tables' examples are held to the messages the same way.
 """
 
 from __future__ import annotations
@@ -12,62 +13,16 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE, NODE, NODE_SERVERS, REQUIRE_NODE, SERVERS, Project, make_result, node_missing, target
+from docs_text import FENCE, MARKER, PAGES, ROOT, assert_says, marked, quoted, quoted_rows
 
 from pytest_mcp_contract import CHECKS, ContractViolationError, McpContract, check_result
 from pytest_mcp_contract._contract.violations import Violation
 
-ROOT = Path(__file__).parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-
-# "quoted" marker, an optional blank line, then a fence (indented in a list item) and its body.
-QUOTED = re.compile(r"^( *)<!-- quoted: ([a-z0-9-]+) -->\n(?:\n)?\1```[a-z]*\n(.*?)\n\1```", re.MULTILINE | re.DOTALL)
-FENCE = re.compile(r"^( *)```([a-z]*)\n(.*?)\n\1```", re.MULTILINE | re.DOTALL)
-
-# The quotes this module makes; a page's marker must name one, and each must be on some page.
-MADE_HERE = {
-    "air-quality-failure",
-    "arguments-error",
-    "version-violation",
-    "fuzz-failure",
-    "fuzz-summary",
-    "client-capability",
-    "summary",
-    "suite-items",
-    "no-snapshot",
-    "schema-diff",
-    "removed-tool",
-}
-
-
-def _quotes() -> dict[str, list[str]]:
-    found: dict[str, list[str]] = defaultdict(list)
-    for page in PAGES:
-        for indent, name, body in QUOTED.findall(page.read_text(encoding="utf-8")):
-            found[name].append("\n".join(line.removeprefix(indent) for line in body.splitlines()))
-    return found
-
-
-def quoted(name: str) -> str:
-    """The block the pages quote under ``name``; a quote on two pages must be the same on both."""
-    assert name in MADE_HERE
-    blocks = _quotes()[name]
-    assert blocks, f"no page quotes {name!r}"
-    assert all(block == blocks[0] for block in blocks), f"the pages quote {name!r} differently"
-    return blocks[0]
-
-
-def assert_says(printed: str, quote: str) -> None:
-    """``printed`` holds ``quote``, whitespace aside, each ``…`` or ``...`` in it standing for any text."""
-    text, at = " ".join(printed.split()), 0
-    for piece in re.split(r" ?(?:…|\.\.\.) ?", " ".join(quote.split())):
-        found = text.find(piece, at)
-        assert found >= 0, f"the docs quote:\n{quote}\n\nbut the code printed no {piece!r} there:\n{printed}"
-        at = found + len(piece)
+TAKEN = re.compile(r'quoted(_rows)?\("([a-z0-9-]+)"\)(?:\["([^"]+)"\])?')
 
 
 def _printed(result: pytest.RunResult) -> str:
@@ -95,16 +50,31 @@ def _run_example(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 # --- the pages and their markers ------------------------------------------------------------------
 
 
-def test_every_quoted_output_is_marked_and_made_here() -> None:
+def test_every_output_the_pages_quote_is_marked() -> None:
     unmarked = []
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
-        marked = {match.start(3) for match in QUOTED.finditer(text)}
+        starts = {marker.end() for marker in MARKER.finditer(text)}
         for fence in FENCE.finditer(text):
-            if fence.group(2) in ("", "text") and fence.start(3) not in marked:
+            if fence.group(2) in ("", "text") and fence.start() not in starts:
                 unmarked.append(f"{page.name}:{text[: fence.start()].count(chr(10)) + 1}")
-    assert unmarked == []  # an output block with no "quoted" marker is checked by nothing
-    assert set(_quotes()) == MADE_HERE
+    assert unmarked == []  # an output with no "quoted" marker would be checked by nothing
+
+
+def test_every_quote_is_taken_by_a_test() -> None:
+    sources = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "tests").rglob("test_*.py"))
+    taken = {(name, row) for _, name, row in TAKEN.findall(sources)}
+    names = {name for name, _ in taken}
+    assert set(marked()) - names == set()  # a marker no test takes
+    assert names - set(marked()) == set()  # a test takes a quote no page has
+    for name, row in taken:
+        if row:
+            assert row in quoted_rows(name), (name, row)
+    for name in marked():
+        if "|" in quoted(name).split("\n", 1)[0]:  # a table: every row taken, and every row quotes
+            rows = quoted_rows(name)
+            assert {row for taken_name, row in taken if taken_name == name} == set(rows), name
+            assert [row for row, reads in rows.items() if not reads] == [], name
 
 
 def test_a_quote_may_shorten_and_wrap_but_not_change_a_word() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server, listing_failure
+from docs_text import assert_says, quoted_rows
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
 
@@ -33,20 +34,24 @@ def test_the_example_server_over_http_matches_its_in_process_snapshots(
 def test_nothing_listening_says_to_start_the_server(plain: Project) -> None:
     port = free_port()
     plain.configure(f"http://127.0.0.1:{port}/mcp", suite=True)
-    assert listing_failure(plain) == (
+    text = listing_failure(plain)
+    assert text == (
         f"could not open an MCP session to the HTTP endpoint "
         f"'http://127.0.0.1:{port}/mcp': ConnectError: All connection attempts failed. Nothing accepts "
         f"connections at 127.0.0.1:{port}: start the server, or fix the URL's host and port."
     )
+    assert_says(text, quoted_rows("when-it-goes-wrong")["nothing listens at the URL"])
 
 
 def test_a_wrong_path_is_a_404_with_the_path_named(plain: Project) -> None:
     with http_server(LIFECYCLE, path="/api") as url:
         plain.configure(url, suite=True)
-        assert listing_failure(plain).endswith(
+        text = listing_failure(plain)
+        assert text.endswith(
             "The endpoint answered HTTP 404 Not Found: no MCP endpoint at the path '/api'. "
             "Check the URL's path (an MCPServer serves /mcp by default)."
         )
+        assert_says(text, quoted_rows("when-it-goes-wrong")["HTTP 404"])
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +62,12 @@ def token_server() -> Iterator[str]:
 
 def test_a_401_says_how_to_send_credentials(plain: Project, token_server: str) -> None:
     plain.configure(token_server, suite=True)
-    assert listing_failure(plain).endswith(
+    text = listing_failure(plain)
+    assert text.endswith(
         "The endpoint answered HTTP 401 Unauthorized: give credentials with ini mcp_contract_headers, "
         "e.g. Authorization: Bearer ${MCP_TOKEN}"
     )
+    assert_says(text, quoted_rows("when-it-goes-wrong")["HTTP 401 or 403"])
 
 
 def test_headers_take_the_token_from_the_environment(
@@ -135,10 +142,12 @@ def test_a_web_page_is_not_an_mcp_endpoint(plain: Project) -> None:
     threading.Thread(target=site.serve_forever, daemon=True).start()
     try:
         plain.configure(f"http://127.0.0.1:{site.server_port}/", suite=True)
-        assert listing_failure(plain).endswith(
+        text = listing_failure(plain)
+        assert text.endswith(
             "JSON-RPC error -32600: Unexpected content type: text/html. The URL does not answer as an MCP "
             "endpoint: check that it is the server's MCP URL, not a web page."
         )
+        assert_says(text, quoted_rows("when-it-goes-wrong")["the URL is a web page"])
     finally:
         site.shutdown()
         site.server_close()

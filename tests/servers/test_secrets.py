@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from conftest import SERVERS, Project, free_port, http_server
+from docs_text import assert_says, quoted_rows
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
 SECRET = "supersecret456"
@@ -73,4 +74,5 @@ def test_http_headers_stay_secret(
     result.stdout.fnmatch_lines([said])
     if token == TOKEN and reachable:  # a 500 in the middle of a call, with its status
         result.stdout.fnmatch_lines(["*Server returned an error response. The endpoint answered HTTP 500 Internal*"])
+        assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["it answers a call with HTTP 500"])
     assert TOKEN not in _everything(project, result)

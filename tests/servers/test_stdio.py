@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_failure, running
+from docs_text import assert_says, quoted_rows
 
 from pytest_mcp_contract._servers.stdio import ServerStderr
 
@@ -44,16 +45,16 @@ def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
 
 
 def test_a_command_that_is_not_found_stops_pytest(plain: Project) -> None:
-    plain.configure("stdio:no-such-mcp-server --port 1", suite=True)
+    plain.configure("stdio:weather-mcp", suite=True)
     result = plain.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "ERROR: pytest-mcp-contract cannot load the MCP server 'stdio:no-such-mcp-server --port 1' "
-            "(mcp_contract_server in tox.ini): the command 'no-such-mcp-server' of 'stdio:no-such-mcp-server "
-            "--port 1' was not found on the PATH."
+            "ERROR: pytest-mcp-contract cannot load the MCP server 'stdio:weather-mcp' (mcp_contract_server in "
+            "tox.ini): the command 'weather-mcp' of 'stdio:weather-mcp' was not found on the PATH."
         ]
     )
+    assert_says(result.stderr.str(), quoted_rows("when-it-goes-wrong")["the command is not on the PATH"])
 
 
 def test_a_python_that_is_not_pytests_gets_a_hint_naming_pytests(
@@ -104,6 +105,7 @@ def test_a_command_that_exits_at_once_shows_its_stderr(plain: Project) -> None:
         "Connection closed. The server process exited with code 3.\nThe server's stderr ends with:\n"
         "    config file missing"
     )
+    assert_says(text, quoted_rows("when-it-goes-wrong")["the command exits at once"])
 
 
 def test_a_server_that_never_answers_hits_the_startup_timeout(plain: Project) -> None:
@@ -157,6 +159,7 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
         line for line in result.stdout.lines if line.startswith("the stdio server") and "not started again" in line
     ]
     assert len(refused) == 6 - (not suite)  # every test after the first failure, told at once
+    assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["it never answers initialize"])
 
 
 ENV_SERVER = """
@@ -191,6 +194,7 @@ def test_the_environment_takes_variables_from_pytests(plain: Project, monkeypatc
             "environment. Set SECRET before running pytest."
         ]
     )
+    assert_says(result.stderr.str(), quoted_rows("when-it-goes-wrong")["${VAR} is not set"])
 
 
 def test_an_in_process_server_never_reads_the_stdio_settings(plain: Project) -> None:
@@ -256,6 +260,7 @@ def test_a_banner_on_stdout_is_reported_once_and_every_tool_is_still_checked(pro
         ]
     )
     assert result.stdout.str().count("E       [stdout-noise]") == 1  # once, however wide the summary
+    assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["it prints a banner to stdout"])
 
 
 def test_a_banner_is_told_by_the_first_generated_tool_check(project: Project) -> None:
@@ -296,6 +301,7 @@ def test_a_server_that_dies_mid_call_fails_that_test_and_the_next_says_it_is_gon
         "crash, then rerun."
     )
     assert result.stdout.lines.count(gone) == 2  # a listed tool and one the server would be asked for alike
+    assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["the server dies during a call"])
     result.stdout.fnmatch_lines(
         [
             f"E       pytest_mcp_contract.SessionError: the stdio server '{LIFECYCLE}' closed the connection during "

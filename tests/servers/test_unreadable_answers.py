@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SERVERS, Project
+from docs_text import assert_says, quoted_rows
 
 from pytest_mcp_contract._servers.stdio_pipe import answer_id
 
@@ -75,6 +76,8 @@ def test_an_unreadable_answer_fails_its_own_call_at_once_and_the_next_call_is_ju
     assert "ExceptionGroup" not in output
     assert "did not answer" not in output
     assert elapsed < 10  # at once, not after the 30 s timeout (10 s: a slow machine's start-up)
+    if tool == "bad_utf8":  # the one the table quotes
+        assert_says(output, quoted_rows("when-it-goes-wrong")["it answers with a line no client can read"])
 
 
 def test_an_unreadable_answer_can_be_expected_by_a_marker(garbled: Project) -> None:
@@ -161,6 +164,7 @@ def test_a_stdout_flood_costs_bounded_memory_and_the_verdict_names_it() -> None:
         r"floods its output; logs belong on stderr, in moderation\.",
         seen["verdict"],
     ), seen["verdict"]
+    assert_says(seen["verdict"], quoted_rows("when-it-goes-wrong")["it floods stdout during a call"])
     assert float(seen["seconds"]) < 6
     assert seen["next call"] == "['stdout-noise']"  # the session went on; the flood's first line is reported once
     assert int(seen["peak MiB"]) < 200  # 300 MiB went by
