@@ -7,6 +7,7 @@ Most tests run an inner pytest session through ``pytester`` against a real serve
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import shutil
 import socket
@@ -67,6 +68,18 @@ def _node_is_required() -> None:
 
 
 EXAMPLE = Path(__file__).parents[1] / "example_project"
+
+
+def example_server(module: str, attribute: str) -> Any:
+    """A server of the example project's ``src/``, imported as its tests import it. Its package is
+    then dropped from ``sys.modules``: a pytester run of a changed copy must import the copy."""
+    sys.path.insert(0, str(EXAMPLE / "src"))
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    finally:
+        sys.path.remove(str(EXAMPLE / "src"))
+        for name in [name for name in sys.modules if name.split(".")[0] == module.split(".", maxsplit=1)[0]]:
+            del sys.modules[name]
 
 
 def target(module: str, attribute: str = "server") -> str:

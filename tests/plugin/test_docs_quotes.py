@@ -16,7 +16,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE, NODE, NODE_SERVERS, REQUIRE_NODE, SERVERS, Project, make_result, node_missing, target
+from conftest import (
+    EXAMPLE,
+    NODE,
+    NODE_SERVERS,
+    REQUIRE_NODE,
+    SERVERS,
+    Project,
+    example_server,
+    make_result,
+    node_missing,
+    target,
+)
 from docs_text import FENCE, MARKER, PAGES, ROOT, assert_says, marked, quoted, quoted_rows
 
 from pytest_mcp_contract import CHECKS, ContractViolationError, McpContract, check_result
@@ -219,12 +230,8 @@ def test_both_checks_tables_give_the_same_examples() -> None:
 @pytest.fixture(scope="module")
 def example_messages() -> str:
     """What the example project's broken tools raise, in process (its flawed server and its gateway)."""
-    sys.path.insert(0, str(EXAMPLE / "src"))
-    try:
-        from weather_service.flawed import flawed
-        from weather_service.gateway import gateway
-    finally:
-        sys.path.remove(str(EXAMPLE / "src"))
+    flawed = example_server("weather_service.flawed", "flawed")
+    gateway = example_server("weather_service.gateway", "gateway")
     calls = {
         flawed: [("station_info", {"station": "EGLL"}), ("wind", {"city": "London"})]
         + [(tool, {"city": "Oslo"}) for tool in ("air_quality", "uv_index", "sun_times")],

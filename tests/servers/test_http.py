@@ -3,24 +3,31 @@
 from __future__ import annotations
 
 import http.server
+import shlex
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server, listing_failure
-from docs_text import assert_says, quoted_rows
+from docs_text import assert_says, quoted, quoted_rows
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
 
 
 def test_the_example_server_over_http_matches_its_in_process_snapshots(
-    pytester: pytest.Pytester, example: Path
+    pytester: pytest.Pytester, example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with http_server("-m", "weather_service.server", env={"PYTHONPATH": str(example / "src")}) as url:
-        result = pytester.runpytest(
-            str(example), "-p", "no:cacheprovider", "-m", "mcp_contract", "--mcp-contract-server", url
-        )
+    # The commands targets.md gives, on a free port instead of 8000.
+    cd, start, run = (shlex.split(line) for line in quoted("http-commands").splitlines())
+    assert cd == ["cd", "example_project"]
+    assert start[:2] == ["PYTHONPATH=src", "python"]
+    assert start[-3:] == ["--port", "8000", "&"]
+    assert run[0] == "pytest"
+    monkeypatch.chdir(example)
+    with http_server(*start[2:-3], env={"PYTHONPATH": str(example / "src")}) as url:
+        args = [arg.replace("127.0.0.1:8000", url.removeprefix("http://").removesuffix("/mcp")) for arg in run[1:]]
+        result = pytester.runpytest("-p", "no:cacheprovider", *args)
     result.assert_outcomes(passed=23)  # every snapshot matched the committed files, every check and call passed
     result.stdout.fnmatch_lines(
         [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_failure, running
-from docs_text import assert_says, quoted_rows
+from docs_text import assert_says, quoted, quoted_rows
 
 from pytest_mcp_contract._servers.stdio import ServerStderr
 
@@ -19,25 +20,19 @@ LIFECYCLE = f"stdio:{PYTHON} {SERVERS / 'lifecycle.py'}"
 
 
 def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
-    pytester: pytest.Pytester, example: Path
+    pytester: pytest.Pytester, example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    target = f"stdio:{PYTHON} -m weather_service.server"
-    src = example / "src"
-    result = pytester.runpytest(
-        str(example),
-        "-p",
-        "no:cacheprovider",
-        "-m",
-        "mcp_contract",
-        "--mcp-contract-server",
-        target,
-        "-o",
-        f"mcp_contract_server_env=PYTHONPATH={src}",
-    )
+    # The command targets.md gives, where it says, with the set-up command's venv active.
+    cd, folder, then, pytest_, *args = shlex.split(quoted("stdio-command").replace("\\\n", " "))
+    assert [cd, folder, then, pytest_] == ["cd", "example_project", "&&", "pytest"]
+    monkeypatch.chdir(example)
+    monkeypatch.setenv("PATH", f"{Path(PYTHON).parent}{os.pathsep}{os.environ['PATH']}")
+    result = pytester.runpytest("-p", "no:cacheprovider", *args)
     result.assert_outcomes(passed=23)  # every snapshot matched the committed files, every check and call passed
     result.stdout.fnmatch_lines(
         [
-            f"mcp-contract: server {target} (--mcp-contract-server), scope=session, timeout=30s",
+            "mcp-contract: server stdio:python -m weather_service.server (--mcp-contract-server), scope=session, "
+            "timeout=30s",
             "get_weather        matched  passed      6           0         0        0",  # each call under 2 versions
             "schema snapshots: 7 matched",
         ]
