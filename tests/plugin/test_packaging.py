@@ -1,11 +1,15 @@
-"""The package as pytest sees it: entry point, options and ini keys in --help, typing marker."""
+"""The package as pytest and pip see it: entry point, options and ini keys in --help, typing marker,
+and the README's requirement installing it."""
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+import tomllib
+from importlib.metadata import distribution, entry_points, version
 from pathlib import Path
 
 from conftest import Project
+from docs_text import quoted
+from packaging.requirements import Requirement
 
 import pytest_mcp_contract
 
@@ -59,3 +63,16 @@ def test_no_header_without_a_server(project: Project) -> None:
     project.tests("def test_nothing():\n    pass\n")
     result = project.run()
     result.stdout.no_fnmatch_line("mcp-contract:*")
+
+
+def test_the_readmes_requirement_names_this_plugin_at_its_tag_never_the_index() -> None:
+    # A direct URL requirement is fetched from that URL: pip and uv never ask PyPI, where the name
+    # belongs to another project. (Installing it is not run here: building needs the index.)
+    [line] = tomllib.loads(quoted("install"))["dependency-groups"]["dev"]
+    requirement = Requirement(line)
+    assert (requirement.name, requirement.extras, requirement.url) == (
+        "pytest-mcp-contract",
+        {"fuzz"},
+        f"git+URL@v{version('pytest-mcp-contract')}",  # a new version needs its tag in the README
+    )
+    assert "fuzz" in (distribution("pytest-mcp-contract").metadata.get_all("Provides-Extra") or [])
