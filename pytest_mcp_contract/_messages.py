@@ -178,7 +178,7 @@ def _give(callbacks: Iterable[str]) -> str:
     given = ", ".join(f'"{callback}": ...' for callback in callbacks)
     return (
         f"Give the client its callback: return {{{given}}} from the pytest_mcp_contract_callbacks hook "
-        "in conftest.py (docs/python-api.md, 'A client that answers back')."
+        "in conftest.py (pytest-mcp-contract's docs/python-api.md, 'A client that answers back')."
     )
 
 

@@ -70,6 +70,13 @@ def _node_is_required() -> None:
 EXAMPLE = Path(__file__).parents[1] / "example_project"
 
 
+def edit_file(path: Path, old: str, new: str) -> None:
+    """Change a file of a copied project the way a pull request would; ``old`` must be there."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
 def example_server(module: str, attribute: str) -> Any:
     """A server of the example project's ``src/``, imported as its tests import it. Its package is
     then dropped from ``sys.modules``: a pytester run of a changed copy must import the copy."""

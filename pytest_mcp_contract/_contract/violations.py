@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -28,6 +29,11 @@ UNMET_EXPECT_ERROR: Final = "expect_error=True, but the tool succeeded (is_error
 _UNEXPECTED_ERROR: Final = (
     "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test wants it."
 )
+# Over stdio or HTTP an SDK 2.x server sends only "Error executing tool X": its log holds the cause.
+_UNEXPLAINED_ERROR: Final = (
+    "An error the test did not expect: its cause is in the server's log (a stdio server's stderr is shown "
+    "below the failure); fix it, or pass expect_error=True if the test wants it."
+)
 _MISSING_ERROR: Final = "An expected error that did not come: check the call's arguments, or drop expect_error."
 
 
@@ -41,7 +47,7 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "Return a type the SDK can describe (a BaseModel, TypedDict, dataclass or annotated class), "
         "or register the tool with structured_output=True so the SDK fails loudly. If the tool is meant "
         "to return text only, say so with structured_output=False and a serializable annotation such as "
-        "-> str (docs/checks.md, 'Accepting a deliberate silent-opt-out')."
+        "-> str (pytest-mcp-contract's docs/checks.md, 'Accepting a deliberate silent-opt-out')."
     ),
     "structured-missing": (
         "Send structured_content with every successful result of a tool that declares an output_schema "
@@ -117,8 +123,17 @@ class Violation:
 def next_step(violation: Violation) -> str:
     """What to do about a violation: its check's next step, for a ``tool-error`` the half that happened."""
     if violation.check == "tool-error":
-        return _MISSING_ERROR if violation.message == UNMET_EXPECT_ERROR else _UNEXPECTED_ERROR
+        if violation.message == UNMET_EXPECT_ERROR:
+            return _MISSING_ERROR
+        return _UNEXPECTED_ERROR if _explained(violation.message) else _UNEXPLAINED_ERROR
     return CHECKS[violation.check]
+
+
+def _explained(message: str) -> bool:
+    """Whether a tool error's message says why: anything but the SDK 2.x's bare "Error executing
+    tool X" (or no text) with no server-side cause (the SDK 1.x adds ": <cause>" itself)."""
+    bare = r"the tool returned is_error=True (?:and no text|with this text:\n  Error executing tool \S+)"
+    return re.fullmatch(bare, message) is None
 
 
 @public

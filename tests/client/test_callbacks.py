@@ -93,7 +93,7 @@ def test_a_capability_the_client_lacks_is_named_with_the_way_to_give_it(project:
             "which the plugin's client does not declare (Client did not declare the form elicitation capability "
             "required by resolver '*ask_party'). Give the client its callback: return "
             '{"elicitation_callback": ...} from the pytest_mcp_contract_callbacks hook in conftest.py '
-            "(docs/python-api.md, 'A client that answers back')."
+            "(pytest-mcp-contract's docs/python-api.md, 'A client that answers back')."
         ]
     )
     result.stdout.no_fnmatch_line("*tool-error*")
@@ -147,7 +147,7 @@ def test_a_round_the_client_cannot_answer_names_what_was_asked(project: Project)
             "E       pytest_mcp_contract.ClientCapabilityError: tool 'provision' asked the client, in round 1, for "
             "'region' (elicitation 'Which region?'), but the plugin's client does not declare elicitation. Give the "
             'client its callback: return {"elicitation_callback": ...} from the pytest_mcp_contract_callbacks hook '
-            "in conftest.py (docs/python-api.md, 'A client that answers back')."
+            "in conftest.py (pytest-mcp-contract's docs/python-api.md, 'A client that answers back')."
         ]
     )
     result.stdout.no_fnmatch_line("*ValidationError*")

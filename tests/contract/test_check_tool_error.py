@@ -33,6 +33,42 @@ def test_crash_shows_the_server_side_cause(project: Project) -> None:
     )
 
 
+CRASHING = """
+from mcp.server import MCPServer
+
+mcp = MCPServer("crashing")
+
+
+@mcp.tool()
+def crashes() -> int:
+    raise ValueError("upstream returned 503")
+
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+
+def test_a_crash_over_stdio_points_to_the_servers_log_where_its_cause_is(project: Project) -> None:
+    # The wire says only "Error executing tool crashes" (SDK 2.x): the next step must not claim a
+    # cause is shown above, and the server's stderr under the failure holds it.
+    project.pytester.makepyfile(crashing=CRASHING)
+    result = failing_calls(project, "crashes", server=f"stdio:{sys.executable} crashing.py")
+    result.stdout.fnmatch_lines(
+        [
+            "E       [[]tool-error[]]",
+            "E         the tool returned is_error=True with this text:",
+            "E           Error executing tool crashes",
+            "E       Next step:",
+            "E       - tool-error: An error the test did not expect: its cause is in the server's log (a stdio "
+            "server's stderr is shown below the failure); fix it, or pass expect_error=True if the test wants it.",
+            "*- Captured stderr call from the stdio server *",
+            "*ValueError: upstream returned 503*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*cause shown above*")
+
+
 def test_a_crash_while_the_sdk_converts_the_value_is_a_tool_error_with_its_own_cause(project: Project) -> None:
     project.configure(target("fuzz_targets", "mcp"))
     project.tests(

@@ -87,7 +87,7 @@ def test_the_four_steps_record_the_snapshots_and_then_pass(project: Project) -> 
 
 def test_every_page_a_message_points_to_has_that_heading() -> None:
     source = "\n".join(path.read_text() for path in (ROOT / "pytest_mcp_contract").rglob("*.py"))
-    pointers = re.findall(r"\((docs/[a-z-]+\.md), '([^']+)'\)", source)
+    pointers = re.findall(r"\(pytest-mcp-contract's (docs/[a-z-]+\.md), '([^']+)'\)", source)
     assert len(pointers) >= 2
     for page, heading in pointers:
         headings = re.findall(r"^#+ (.+)$", (ROOT / page).read_text(), re.MULTILINE)

@@ -9,16 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE, Project, example_server, target
+from conftest import EXAMPLE, Project, edit_file, example_server, target
 from docs_text import assert_says, quoted
 
 from pytest_mcp_contract import McpContract, check_tool
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 @pytest.fixture
@@ -44,12 +38,12 @@ def test_the_markers_page_tests_pass_then_fail_as_it_says(pytester: pytest.Pytes
     page_tests.write_text(quoted("markers-example"), encoding="utf-8")
     _run(pytester, str(page_tests)).assert_outcomes(passed=3)
     # The upstream sends pm25 for Oslo again, and SunTimes gets a __str__: both markers go stale.
-    _edit(
+    edit_file(
         in_example / "src" / "weather_service" / "upstream.py",
         '"Oslo": {"aqi": 17}',
         '"Oslo": {"aqi": 17, "pm25": 4.0}',
     )
-    _edit(
+    edit_file(
         in_example / "src" / "weather_service" / "flawed.py",
         "        self.sunset = sunset\n",
         '        self.sunset = sunset\n\n    def __str__(self) -> str:\n        return f"{self.sunrise}-{self.sunset}"\n',

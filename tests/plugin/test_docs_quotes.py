@@ -23,6 +23,7 @@ from conftest import (
     REQUIRE_NODE,
     SERVERS,
     Project,
+    edit_file,
     example_server,
     make_result,
     node_missing,
@@ -39,12 +40,6 @@ TAKEN = re.compile(r'quoted(_rows)?\("([a-z0-9-]+)"\)(?:\["([^"]+)"\])?')
 def _printed(result: pytest.RunResult) -> str:
     """pytest's output, with the ``E       `` before each line of an exception's message taken off."""
     return re.sub(r"^E {7}", "", result.stdout.str(), flags=re.MULTILINE)
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 @pytest.fixture
@@ -189,21 +184,21 @@ def test_a_schema_change_the_way_the_snapshots_page_makes_it(pytester: pytest.Py
     server.write_text(
         text.replace(old.group(0), re.sub(r"^   ", "", model, flags=re.MULTILINE) + "\n"), encoding="utf-8"
     )
-    _edit(server, '("temperature", "humidity", "conditions")', '("temperature", "conditions")')
+    edit_file(server, '("temperature", "humidity", "conditions")', '("temperature", "conditions")')
     result = _run_example(pytester, "-m", "mcp_contract", "-k", "schema and get_weather")
     result.assert_outcomes(failed=1, deselected=40)
     assert_says(result.stdout.str(), quoted("schema-diff"))
 
 
 def test_a_removed_tool(pytester: pytest.Pytester, in_example: Path) -> None:
-    _edit(
+    edit_file(
         in_example / "src" / "weather_service" / "server.py",
         "@mcp.tool()\ndef city_temperatures",
         "def city_temperatures",
     )
-    _edit(in_example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
+    edit_file(in_example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
     case = '[[case]]\ntool = "city_temperatures"\narguments = { cities = ["London", "Oslo"] }\n'
-    _edit(in_example / "contract_cases.toml", case, "")
+    edit_file(in_example / "contract_cases.toml", case, "")
     result = _run_example(pytester)
     result.assert_outcomes(passed=37)
     assert result.ret == 1  # syrupy fails the run for the unused file

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import edit_file
 
 
 def _run(pytester: pytest.Pytester, example: Path, *args: str) -> pytest.RunResult:
@@ -15,17 +16,11 @@ def _counts(result: pytest.RunResult) -> dict[str, int]:
     return {key: value for key, value in result.parseoutcomes().items() if key in ("passed", "failed", "error")}
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
-
-
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
 def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example: Path, workers: list[str]) -> None:
     _run(pytester, example, *workers).assert_outcomes(passed=41)
     server = example / "src" / "weather_service" / "server.py"
-    _edit(
+    edit_file(
         server,
         '    humidity: int = Field(ge=0, le=100, description="Relative humidity, percent")\n',
         '    humidity: int | None = Field(default=None, ge=0, le=100, description="Relative humidity, percent")\n',
@@ -54,10 +49,10 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
 def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: Path, workers: list[str]) -> None:
     server = example / "src" / "weather_service" / "server.py"
-    _edit(server, "@mcp.tool()\ndef city_temperatures", "def city_temperatures")
-    _edit(example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
+    edit_file(server, "@mcp.tool()\ndef city_temperatures", "def city_temperatures")
+    edit_file(example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
     cases = example / "contract_cases.toml"
-    _edit(cases, '[[case]]\ntool = "city_temperatures"\narguments = { cities = ["London", "Oslo"] }\n', "")
+    edit_file(cases, '[[case]]\ntool = "city_temperatures"\narguments = { cities = ["London", "Oslo"] }\n', "")
     report = example / "contract-report.md"
     result = _run(pytester, example, *workers, "--snapshot-details", "--mcp-contract-report", str(report))
     result.assert_outcomes(passed=37)
@@ -78,7 +73,7 @@ def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: 
 
 def test_a_fixed_bug_turns_its_marker_red(pytester: pytest.Pytester, example: Path) -> None:
     flawed = example / "src" / "weather_service" / "flawed.py"
-    _edit(
+    edit_file(
         flawed,
         "        self.sunset = sunset\n",
         "        self.sunset = sunset\n\n    def __str__(self) -> str:\n"
@@ -96,7 +91,9 @@ def test_a_fixed_bug_turns_its_marker_red(pytester: pytest.Pytester, example: Pa
 
 
 def test_a_removed_tool_still_named_in_the_cases_file_stops_the_run(pytester: pytest.Pytester, example: Path) -> None:
-    _edit(example / "src" / "weather_service" / "server.py", "@mcp.tool()\ndef daily_forecast", "def daily_forecast")
+    edit_file(
+        example / "src" / "weather_service" / "server.py", "@mcp.tool()\ndef daily_forecast", "def daily_forecast"
+    )
     result = _run(pytester, example)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
