@@ -398,7 +398,7 @@ class ContractSession:
         except RecursionError:
             return
         if found:
-            problems = [*_misspelt(schema, arguments), *((error.path, error.message) for error in found)]
+            problems = [*_unknown(schema, arguments), *((error.path, error.message) for error in found)]
             raise InvalidArgumentsError(name, arguments, problems)
 
     def tool(self, name: str) -> Tool:
@@ -547,16 +547,23 @@ class ContractSession:
         return Violation("answer-unreadable", name, message)
 
 
-def _misspelt(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """Given names the schema does not know that are close to a property it does: (pointer, why)."""
+def _unknown(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """Given names the schema does not know, in arguments it refuses anyway: (pointer, why), with the
+    property it likely meant, or else the ones it has."""
     properties = schema.get("properties")
-    known = [key for key in properties if key not in (arguments or {})] if isinstance(properties, dict) else []
+    if not isinstance(properties, dict):
+        return []
+    missing = [key for key in properties if key not in (arguments or {})]
     found = []
     for given in arguments or {}:
-        if isinstance(properties, dict) and given not in properties:
-            close = difflib.get_close_matches(given, known, n=1)
+        if given not in properties:
+            close = difflib.get_close_matches(given, missing, n=1)
             if close:
-                found.append((pointer((given,)), f"the input_schema has no {given!r}: did you mean {close[0]!r}?"))
+                why = f"did you mean {close[0]!r}?"
+            else:
+                named = ", ".join(list(properties)[:10]) + (", …" if len(properties) > 10 else "")
+                why = f"its arguments are: {named}" if properties else "it takes no arguments"
+            found.append((pointer((given,)), f"the input_schema has no {given!r}: {why}"))
     return found
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
+import pkgutil
 import sys
 import traceback
 from collections.abc import Mapping
@@ -113,6 +115,9 @@ def _import(module_part: str, base_dir: Path) -> Any:
         return importlib.import_module(name)
     except ModuleNotFoundError as error:
         if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
+            meant = _sibling_meant(error.name)
+            if meant is not None:
+                raise TargetError(f"no module named {error.name!r}: did you mean {meant!r}?") from None
             raise TargetError(
                 f"no module named {error.name!r}. If the server lives in this repository, add its folder "
                 'to sys.path with the ini option pythonpath (e.g. pythonpath = ["src"]), or install the '
@@ -123,6 +128,20 @@ def _import(module_part: str, base_dir: Path) -> Any:
         if isinstance(error, KeyboardInterrupt):
             raise
         raise TargetError(f"importing {name} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
+
+
+def _sibling_meant(missing: str) -> str | None:
+    """For ``pkg.sever`` when ``pkg`` imports: the module of ``pkg`` the name likely meant."""
+    parent, _, last = missing.rpartition(".")
+    if not parent:
+        return None
+    try:
+        package = importlib.import_module(parent)
+    except Exception:
+        return None  # the parent's own failure is told by the import that follows
+    names = [found.name for found in pkgutil.iter_modules(getattr(package, "__path__", []))]
+    close = difflib.get_close_matches(last, names, n=1)
+    return f"{parent}.{close[0]}" if close else None
 
 
 def _module_name(path: Path) -> tuple[str, Path]:

@@ -90,6 +90,23 @@ def test_a_misspelt_argument_is_the_tests_error_naming_the_argument(shop: Projec
     assert "session.py" not in result.stdout.str()
 
 
+def test_a_name_the_schema_does_not_know_lists_the_arguments_it_has(shop: Project) -> None:
+    shop.tests(
+        """
+        def test_item(mcp_contract):
+            mcp_contract.call_tool("get_item", {"id": "A1"})
+        """
+    )
+    result = shop.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       - at /id: the input_schema has no 'id': its arguments are: sku, qty",
+            "E       - at (root): 'sku' is a required property (schema keyword 'required' at /required)",
+        ]
+    )
+
+
 def test_a_wrong_type_names_the_place_and_the_keyword(shop: Project) -> None:
     shop.tests(
         """

@@ -110,6 +110,15 @@ def test_module_not_found_suggests_pythonpath(project: Project) -> None:
     assert 'pythonpath = ["src"]' in text
 
 
+def test_a_misspelt_module_of_a_package_that_imports_names_the_module_meant(
+    project: Project, pytester: pytest.Pytester
+) -> None:
+    shop = pytester.mkpydir("shop")
+    (shop / "server.py").write_text("from mcp.server import MCPServer\n\nmcp = MCPServer('shop')\n")
+    project.configure("shop.sever:mcp", pythonpath=".")
+    assert "no module named 'shop.sever': did you mean 'shop.server'?" in _usage_error(project.run())
+
+
 def test_import_error_shows_the_users_own_traceback(project: Project, pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         broken_app=textwrap.dedent(
