@@ -16,7 +16,8 @@ ROOT = Path(__file__).parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 MARKER = re.compile(r"^( *)<!-- quoted: ([a-z0-9-]+) -->\n\n?", re.MULTILINE)
-FENCE = re.compile(r"^( *)```([a-z]*)\n(.*?)\n\1```", re.MULTILINE | re.DOTALL)
+FENCE = re.compile(r"^( *)```([^\n`]*)\n(.*?)\n\1```", re.MULTILINE | re.DOTALL)
+OUTPUT = {"", "text", "console", "shell-session", "output"}  # the languages of a block that shows output
 ROW = re.compile(r"\| (.+?) \| (.+) \|")
 
 
@@ -59,7 +60,9 @@ def quoted_rows(name: str) -> dict[str, str]:
 def assert_says(printed: str, quote: str) -> None:
     """``printed`` holds ``quote``, whitespace aside, each ``…`` or ``...`` in it standing for any text."""
     text, at = " ".join(printed.split()), 0
-    for piece in re.split(r" ?(?:…|\.\.\.) ?", " ".join(quote.split())):
+    pieces = re.split(r" ?(?:…|\.\.\.) ?", " ".join(quote.split()))
+    assert any(pieces), f"the quote {quote!r} says nothing to look for"
+    for piece in pieces:
         found = text.find(piece, at)
         assert found >= 0, f"the docs quote:\n{quote}\n\nbut the code printed no {piece!r} there:\n{printed}"
         at = found + len(piece)

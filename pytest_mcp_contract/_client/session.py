@@ -548,22 +548,29 @@ class ContractSession:
 
 
 def _unknown(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """Given names the schema does not know, in arguments it refuses anyway: (pointer, why), with the
-    property it likely meant, or else the ones it has."""
+    """Given names the schema does not know, in arguments it refuses anyway: (pointer, why). A name
+    close to a property not given is named as that one's likely typo; any other unknown name only
+    where it is likely the refusal's reason (the schema is closed, or a required one is missing)."""
     properties = schema.get("properties")
-    if not isinstance(properties, dict):
-        return []
-    missing = [key for key in properties if key not in (arguments or {})]
+    if not isinstance(properties, dict) or "patternProperties" in schema:
+        return []  # names the schema may accept by pattern, or that it does not list
+    given = arguments or {}
+    missing = [key for key in properties if key not in given]
+    required = schema.get("required")
+    closed = schema.get("additionalProperties") is False
+    lacking = isinstance(required, list) and any(key not in given for key in required)
     found = []
-    for given in arguments or {}:
-        if given not in properties:
-            close = difflib.get_close_matches(given, missing, n=1)
-            if close:
-                why = f"did you mean {close[0]!r}?"
-            else:
-                named = ", ".join(list(properties)[:10]) + (", …" if len(properties) > 10 else "")
-                why = f"its arguments are: {named}" if properties else "it takes no arguments"
-            found.append((pointer((given,)), f"the input_schema has no {given!r}: {why}"))
+    for name in given:
+        if name in properties:
+            continue
+        close = difflib.get_close_matches(name, missing, n=1)
+        if close:
+            found.append((pointer((name,)), f"the input_schema has no {name!r}: did you mean {close[0]!r}?"))
+        elif properties and (closed or lacking):
+            named = ", ".join(list(properties)[:10]) + (", …" if len(properties) > 10 else "")
+            found.append((pointer((name,)), f"the input_schema has no {name!r}: its arguments are: {named}"))
+        elif closed:
+            found.append((pointer((name,)), f"the input_schema has no {name!r}: it takes no arguments"))
     return found
 
 

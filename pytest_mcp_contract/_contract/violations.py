@@ -31,8 +31,8 @@ _UNEXPECTED_ERROR: Final = (
 )
 # Over stdio or HTTP an SDK 2.x server sends only "Error executing tool X": its log holds the cause.
 _UNEXPLAINED_ERROR: Final = (
-    "An error the test did not expect: its cause is in the server's log (a stdio server's stderr is shown "
-    "below the failure); fix it, or pass expect_error=True if the test wants it."
+    "An error the test did not expect, and the answer does not say why: look in the server's log (a stdio "
+    "server's stderr is shown below the failure); fix the cause, or pass expect_error=True if the test wants it."
 )
 _MISSING_ERROR: Final = "An expected error that did not come: check the call's arguments, or drop expect_error."
 

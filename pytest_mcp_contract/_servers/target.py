@@ -115,11 +115,9 @@ def _import(module_part: str, base_dir: Path) -> Any:
         return importlib.import_module(name)
     except ModuleNotFoundError as error:
         if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
-            meant = _sibling_meant(error.name)
-            if meant is not None:
-                raise TargetError(f"no module named {error.name!r}: did you mean {meant!r}?") from None
             raise TargetError(
-                f"no module named {error.name!r}. If the server lives in this repository, add its folder "
+                f"no module named {error.name!r}{_sibling_meant(error.name) or '.'} If the server lives in this "
+                "repository, add its folder "
                 'to sys.path with the ini option pythonpath (e.g. pythonpath = ["src"]), or install the '
                 "package into this environment."
             ) from None
@@ -130,18 +128,18 @@ def _import(module_part: str, base_dir: Path) -> Any:
         raise TargetError(f"importing {name} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
 
 
-def _sibling_meant(missing: str) -> str | None:
-    """For ``pkg.sever`` when ``pkg`` imports: the module of ``pkg`` the name likely meant."""
+def _sibling_meant(missing: str) -> str:
+    """For ``pkg.sever`` when ``pkg`` imported: ``: did you mean 'pkg.server' (in FOLDER)?``, naming
+    the folder, since an installed copy of ``pkg`` may shadow the one in the repository; or ``""``."""
     parent, _, last = missing.rpartition(".")
-    if not parent:
-        return None
+    package = sys.modules.get(parent)  # importing pkg.sever imported pkg first, if it could
+    folders = list(getattr(package, "__path__", None) or [])
     try:
-        package = importlib.import_module(parent)
-    except Exception:
-        return None  # the parent's own failure is told by the import that follows
-    names = [found.name for found in pkgutil.iter_modules(getattr(package, "__path__", []))]
+        names = [found.name for found in pkgutil.iter_modules(folders)]
+    except OSError:
+        return ""
     close = difflib.get_close_matches(last, names, n=1)
-    return f"{parent}.{close[0]}" if close else None
+    return f": did you mean '{parent}.{close[0]}' (in {folders[0]})?" if close else ""
 
 
 def _module_name(path: Path) -> tuple[str, Path]:

@@ -41,6 +41,15 @@ from mcp.server import Server
 TOOLS = [
     types.Tool(name="broken_schema", input_schema={"type": "object", "properties": {"n": {"type": "int"}}}),
     types.Tool(name="open_schema", input_schema={"type": "object", "properties": {"n": {"type": "integer"}}}),
+    types.Tool(
+        name="patterned",
+        input_schema={
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "patternProperties": {"^x_": {}},
+            "required": ["n"],
+        },
+    ),
 ]
 
 async def list_tools(_ctx, _params):
@@ -208,6 +217,27 @@ def test_a_schema_that_is_no_schema_or_takes_any_key_blames_no_test(project: Pro
 
         def test_open(mcp_contract):
             assert mcp_contract.call_tool("open_schema", {"m": 1}).content[0].text == '{"m": 1}'
+        """
+    )
+    project.run().assert_outcomes(passed=2)
+
+
+def test_names_the_schema_accepts_are_never_called_unknown(project: Project) -> None:
+    # Refused for another reason, the call's extra names are not blamed: an open schema takes any
+    # name, a patternProperties schema takes the names its patterns match.
+    project.pytester.makepyfile(lowlevel=LOWLEVEL)
+    project.configure("lowlevel.py:server")
+    project.tests(
+        """
+        import pytest
+        from pytest_mcp_contract import InvalidArgumentsError
+
+        @pytest.mark.parametrize(("tool", "arguments"), [("open_schema", {"m": 1, "n": "one"}), ("patterned", {"x_a": 1})])
+        def test_refused(mcp_contract, tool, arguments):
+            with pytest.raises(InvalidArgumentsError) as caught:
+                mcp_contract.call_tool(tool, arguments)
+            assert "(1 problem)" in str(caught.value)
+            assert "has no" not in str(caught.value)
         """
     )
     project.run().assert_outcomes(passed=2)

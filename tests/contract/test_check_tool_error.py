@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import SERVERS, Project, failing_calls, make_result, make_tool, target, violation_lines
 
-from pytest_mcp_contract import check_result
+from pytest_mcp_contract import ContractViolationError, check_result
 
 
 def test_crash_shows_the_server_side_cause(project: Project) -> None:
@@ -60,13 +60,32 @@ def test_a_crash_over_stdio_points_to_the_servers_log_where_its_cause_is(project
             "E         the tool returned is_error=True with this text:",
             "E           Error executing tool crashes",
             "E       Next step:",
-            "E       - tool-error: An error the test did not expect: its cause is in the server's log (a stdio "
-            "server's stderr is shown below the failure); fix it, or pass expect_error=True if the test wants it.",
+            "E       - tool-error: An error the test did not expect, and the answer does not say why: look in the "
+            "server's log (a stdio server's stderr is shown below the failure); fix the cause, or pass "
+            "expect_error=True if the test wants it.",
             "*- Captured stderr call from the stdio server *",
             "*ValueError: upstream returned 503*",
         ]
     )
     result.stdout.no_fnmatch_line("*cause shown above*")
+
+
+@pytest.mark.parametrize(
+    ("texts", "says_why"),
+    [
+        (["Error executing tool probe"], False),  # the SDK 2.x's whole answer over the wire
+        ([], False),
+        (["Error executing tool probe: disk full"], True),  # the SDK 1.x adds the cause
+        (["no forecast for Atlantis"], True),  # the tool's own words
+    ],
+)
+def test_the_next_step_of_a_tool_error_points_to_the_log_only_when_the_answer_says_nothing(
+    texts: list[str], says_why: bool
+) -> None:
+    [violation] = check_result(make_tool(None), make_result(None, *texts, is_error=True))
+    message = str(ContractViolationError([violation], tool="probe"))
+    assert ("fix the cause shown above" in message) is says_why
+    assert ("the answer does not say why: look in the server's log" in message) is not says_why
 
 
 def test_a_crash_while_the_sdk_converts_the_value_is_a_tool_error_with_its_own_cause(project: Project) -> None:

@@ -29,7 +29,7 @@ from conftest import (
     node_missing,
     target,
 )
-from docs_text import FENCE, MARKER, PAGES, ROOT, assert_says, marked, quoted, quoted_rows
+from docs_text import FENCE, MARKER, OUTPUT, PAGES, ROOT, assert_says, marked, quoted, quoted_rows
 
 from pytest_mcp_contract import CHECKS, ContractViolationError, McpContract, check_result
 from pytest_mcp_contract._contract.violations import Violation
@@ -62,7 +62,7 @@ def test_every_output_the_pages_quote_is_marked() -> None:
         text = page.read_text(encoding="utf-8")
         starts = {marker.end() for marker in MARKER.finditer(text)}
         for fence in FENCE.finditer(text):
-            if fence.group(2) in ("", "text") and fence.start() not in starts:
+            if fence.group(2).split(" ")[0] in OUTPUT and fence.start() not in starts:
                 unmarked.append(f"{page.name}:{text[: fence.start()].count(chr(10)) + 1}")
     assert unmarked == []  # an output with no "quoted" marker would be checked by nothing
 
@@ -88,6 +88,8 @@ def test_a_quote_may_shorten_and_wrap_but_not_change_a_word() -> None:
     assert_says(printed, "tool 'x' called … (2 violations): [structured-invalid]\nat /a")
     with pytest.raises(AssertionError, match=re.escape("but the code printed no '(3 violations):' there")):
         assert_says(printed, "tool 'x' called … (3 violations):")
+    with pytest.raises(AssertionError, match="says nothing to look for"):
+        assert_says(printed, " … ")
 
 
 # --- the quoted outputs ---------------------------------------------------------------------------

@@ -3,12 +3,13 @@ and the README's requirement installing it."""
 
 from __future__ import annotations
 
+import re
 import tomllib
-from importlib.metadata import distribution, entry_points, version
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from conftest import Project
-from docs_text import quoted
+from docs_text import PAGES, ROOT, quoted
 from packaging.requirements import Requirement
 
 import pytest_mcp_contract
@@ -70,9 +71,13 @@ def test_the_readmes_requirement_names_this_plugin_at_its_tag_never_the_index() 
     # belongs to another project. (Installing it is not run here: building needs the index.)
     [line] = tomllib.loads(quoted("install"))["dependency-groups"]["dev"]
     requirement = Requirement(line)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert (requirement.name, requirement.extras, requirement.url) == (
-        "pytest-mcp-contract",
+        project["name"],
         {"fuzz"},
-        f"git+URL@v{version('pytest-mcp-contract')}",  # a new version needs its tag in the README
+        f"git+URL@v{project['version']}",  # a new version needs its tag in the README
     )
-    assert "fuzz" in (distribution("pytest-mcp-contract").metadata.get_all("Provides-Extra") or [])
+    assert "fuzz" in project["optional-dependencies"]
+    # Every page that names the requirement names this one.
+    named = {found for page in PAGES for found in re.findall(r"git\+URL@[\w.]*\w", page.read_text())}
+    assert named == {requirement.url}

@@ -26,7 +26,10 @@ def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
     cd, folder, then, pytest_, *args = shlex.split(quoted("stdio-command").replace("\\\n", " "))
     assert [cd, folder, then, pytest_] == ["cd", "example_project", "&&", "pytest"]
     monkeypatch.chdir(example)
-    monkeypatch.setenv("PATH", f"{Path(PYTHON).parent}{os.pathsep}{os.environ['PATH']}")
+    active = pytester.mkdir("venv-bin")  # an active venv: its python first on the PATH
+    (active / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(PYTHON)} "$@"\n')
+    (active / "python").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{active}{os.pathsep}{os.environ['PATH']}")
     result = pytester.runpytest("-p", "no:cacheprovider", *args)
     result.assert_outcomes(passed=23)  # every snapshot matched the committed files, every check and call passed
     result.stdout.fnmatch_lines(
@@ -39,7 +42,8 @@ def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
     )
 
 
-def test_a_command_that_is_not_found_stops_pytest(plain: Project) -> None:
+def test_a_command_that_is_not_found_stops_pytest(plain: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(plain.pytester.mkdir("empty-bin")))  # whatever this machine has installed
     plain.configure("stdio:weather-mcp", suite=True)
     result = plain.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR

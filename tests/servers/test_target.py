@@ -116,7 +116,9 @@ def test_a_misspelt_module_of_a_package_that_imports_names_the_module_meant(
     shop = pytester.mkpydir("shop")
     (shop / "server.py").write_text("from mcp.server import MCPServer\n\nmcp = MCPServer('shop')\n")
     project.configure("shop.sever:mcp", pythonpath=".")
-    assert "no module named 'shop.sever': did you mean 'shop.server'?" in _usage_error(project.run())
+    text = _usage_error(project.run())
+    assert f"no module named 'shop.sever': did you mean 'shop.server' (in {shop})? If the server lives" in text
+    assert 'pythonpath = ["src"]' in text  # the hint stays: a copy installed elsewhere may shadow this one
 
 
 def test_import_error_shows_the_users_own_traceback(project: Project, pytester: pytest.Pytester) -> None:
