@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 # Imported here so pytester's in-process runs keep one copy of the SDK instead of re-importing
 # it (0.7 s) for every inner session: modules imported before a run survive it.
@@ -40,12 +40,13 @@ NODE_SERVERS = SERVERS / "typescript"
 """The Node servers' folder: ours, and the npm reference servers in its node_modules."""
 NODE = shutil.which("node")
 REQUIRE_NODE = "MCP_CONTRACT_REQUIRE_NODE"
+NO_NODE = "node is not on the PATH; install Node.js 18+ to run the Node server tests"
 
 
 def node_missing() -> str | None:
     """Why the Node servers cannot run here, or None."""
     if NODE is None:
-        return "node is not on the PATH; install Node.js 18+ to run the Node server tests"
+        return NO_NODE
     if not (NODE_SERVERS / "node_modules").is_dir():
         return "the Node servers' packages are not installed; run `npm ci --prefix tests/contract_servers/typescript` first"
     return None
@@ -57,14 +58,31 @@ def needs_node() -> pytest.MarkDecorator:
     missing = node_missing()
     if missing is not None and os.environ.get(REQUIRE_NODE) != "1":
         pytest.skip(f"{missing} ({REQUIRE_NODE}=1 makes this a failure)", allow_module_level=True)
-    return pytest.mark.usefixtures("_node_is_required")
+    return pytest.mark.usefixtures("node_servers")
+
+
+def _without_node(missing: str) -> NoReturn:
+    """Skip the test, or fail it where CI requires node, so CI never passes by skipping it."""
+    if os.environ.get(REQUIRE_NODE) == "1":
+        pytest.fail(f"{missing} ({REQUIRE_NODE}=1 is set, so this fails instead of skipping)", pytrace=False)
+    pytest.skip(f"{missing} ({REQUIRE_NODE}=1 makes this a failure)")
 
 
 @pytest.fixture
-def _node_is_required() -> None:
+def node() -> str:
+    """The node binary, for a test that runs JavaScript."""
+    if NODE is None:
+        _without_node(NO_NODE)
+    return NODE
+
+
+@pytest.fixture
+def node_servers(node: str) -> Path:
+    """The Node servers' folder, its packages installed, for a test that starts one of them."""
     missing = node_missing()
     if missing is not None:
-        pytest.fail(f"{missing} ({REQUIRE_NODE}=1 is set, so this fails instead of skipping)", pytrace=False)
+        _without_node(missing)
+    return NODE_SERVERS
 
 
 EXAMPLE = Path(__file__).parents[1] / "example_project"
@@ -250,6 +268,13 @@ def example(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
     copy = pytester.path / "example_project"
     shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
     return copy
+
+
+@pytest.fixture
+def in_example(example: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The copy of the example project, and the working directory there, as the docs' commands run."""
+    monkeypatch.chdir(example)
+    return example
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ that makes that output takes the quote with :func:`quoted` or :func:`quoted_rows
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -19,8 +20,10 @@ MARKER = re.compile(r"^( *)<!-- quoted: ([a-z0-9-]+) -->\n\n?", re.MULTILINE)
 FENCE = re.compile(r"^( *)```([^\n`]*)\n(.*?)\n\1```", re.MULTILINE | re.DOTALL)
 OUTPUT = {"", "text", "console", "shell-session", "output"}  # the languages of a block that shows output
 ROW = re.compile(r"\| (.+?) \| (.+) \|")
+TABLE = re.compile(r"(?:\|.*\n)*")
 
 
+@functools.cache  # the pages do not change during a run
 def marked() -> dict[str, list[str]]:
     """Each marker's name, with the text after it on every page that has it (a block or a table)."""
     found: dict[str, list[str]] = defaultdict(list)
@@ -32,7 +35,9 @@ def marked() -> dict[str, list[str]]:
             if fence is not None:
                 body = "\n".join(line.removeprefix(indent) for line in fence.group(3).splitlines())
             else:  # a table: up to its first line that is no row
-                body = "\n".join(re.match(r"(?:\|.*\n)+", rest + "\n").group(0).splitlines())  # type: ignore[union-attr]
+                table = TABLE.match(rest + "\n")
+                assert table is not None  # "*": it matches, if only nothing
+                body = table.group(0).rstrip("\n")
             found[marker.group(2)].append(body)
     return found
 

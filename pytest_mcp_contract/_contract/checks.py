@@ -10,7 +10,13 @@ from pydantic_core import to_json
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.versions import adapts_schema_to_version, has_object_rules
-from pytest_mcp_contract._contract.violations import UNMET_EXPECT_ERROR, Violation, noted_checks
+from pytest_mcp_contract._contract.violations import (
+    ERROR_WITH_TEXT,
+    ERROR_WITHOUT_TEXT,
+    UNMET_EXPECT_ERROR,
+    Violation,
+    noted_checks,
+)
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
@@ -197,10 +203,7 @@ def _tool_error(name: str, result: CallToolResult, cause: str | None) -> Violati
     texts = "\n".join(block.text for block in result.content if block.type == "text").strip()
     if len(texts) > 600:
         texts = texts[:599] + "…"
-    if texts:
-        message = "the tool returned is_error=True with this text:\n  " + texts.replace("\n", "\n  ")
-    else:
-        message = "the tool returned is_error=True and no text"
+    message = ERROR_WITH_TEXT + texts.replace("\n", "\n  ") if texts else ERROR_WITHOUT_TEXT
     if cause:
         message += f"\nserver-side cause: {cause}"
     return Violation("tool-error", name, message)

@@ -25,6 +25,9 @@ CheckId = Literal[
 
 UNMET_EXPECT_ERROR: Final = "expect_error=True, but the tool succeeded (is_error is not set)"
 """The ``tool-error`` of a call that was to fail and did not."""
+ERROR_WITH_TEXT: Final = "the tool returned is_error=True with this text:\n  "
+ERROR_WITHOUT_TEXT: Final = "the tool returned is_error=True and no text"
+"""How a ``tool-error`` message begins; :func:`next_step` reads whether it says why."""
 
 _UNEXPECTED_ERROR: Final = (
     "An error the test did not expect: fix the cause shown above, or pass expect_error=True if the test wants it."
@@ -132,7 +135,7 @@ def next_step(violation: Violation) -> str:
 def _explained(message: str) -> bool:
     """Whether a tool error's message says why: anything but the SDK 2.x's bare "Error executing
     tool X" (or no text) with no server-side cause (the SDK 1.x adds ": <cause>" itself)."""
-    bare = r"the tool returned is_error=True (?:and no text|with this text:\n  Error executing tool \S+)"
+    bare = rf"{re.escape(ERROR_WITHOUT_TEXT)}|{re.escape(ERROR_WITH_TEXT)}Error executing tool \S+"
     return re.fullmatch(bare, message) is None
 
 

@@ -104,11 +104,9 @@ class CallsPlugin:
                 error.add_note(misnamed)
             raise
         judged = judge(item)
-        # The listing only for a marker that names a tool (most tests have none): no set built per test.
-        naming = any(expectation.tool is not None for expectation in judged.expectations)
-        unmet = judged.unmet(_listed(item) if naming else None)
-        if unmet:
-            pytest.fail("\n".join(unmet), pytrace=False)
+        if not all(expectation.met for expectation in judged.expectations):
+            # The listing only to explain an unmet one (a misspelt tool= is the likely reason).
+            pytest.fail("\n".join(judged.unmet(_listed(item))), pytrace=False)
         return outcome
 
     @pytest.hookimpl(tryfirst=True)  # before pytest builds the teardown report from user_properties

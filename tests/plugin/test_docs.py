@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import re
 import shutil
-from pathlib import Path
 
 import pytest
-from conftest import Project
+from conftest import EXAMPLE, Project
+from docs_text import PAGES, ROOT
 
 from pytest_mcp_contract import CHECKS
 from pytest_mcp_contract._run.settings import INI_KEYS
 
-ROOT = Path(__file__).parents[2]
 README = ROOT / "README.md"
-DOCS = sorted((ROOT / "docs").glob("*.md"))
-EXAMPLE = ROOT / "example_project"
 
 # Names of the plugin's that are neither an option nor an ini key, and may be named anywhere.
 OTHER_NAMES = {
@@ -33,7 +30,7 @@ OTHER_NAMES = {
 
 
 def _text() -> str:
-    return "\n".join(path.read_text() for path in [README, *DOCS])
+    return "\n".join(path.read_text() for path in PAGES)
 
 
 def _options(pytestconfig: pytest.Config) -> set[str]:

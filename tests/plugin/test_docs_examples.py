@@ -15,13 +15,6 @@ from docs_text import assert_says, quoted
 from pytest_mcp_contract import McpContract, check_tool
 
 
-@pytest.fixture
-def in_example(example: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the example project, and the working directory there."""
-    monkeypatch.chdir(example)
-    return example
-
-
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest("-p", "no:cacheprovider", "-p", "no:randomly", *args)
 

@@ -10,7 +10,6 @@ printed. The checks tables' examples are held to the messages the same way.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -18,15 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import (
     EXAMPLE,
-    NODE,
-    NODE_SERVERS,
-    REQUIRE_NODE,
     SERVERS,
     Project,
     edit_file,
     example_server,
     make_result,
-    node_missing,
     target,
 )
 from docs_text import FENCE, MARKER, OUTPUT, PAGES, ROOT, assert_says, marked, quoted, quoted_rows
@@ -40,13 +35,6 @@ TAKEN = re.compile(r'quoted(_rows)?\("([a-z0-9-]+)"\)(?:\["([^"]+)"\])?')
 def _printed(result: pytest.RunResult) -> str:
     """pytest's output, with the ``E       `` before each line of an exception's message taken off."""
     return re.sub(r"^E {7}", "", result.stdout.str(), flags=re.MULTILINE)
-
-
-@pytest.fixture
-def in_example(pytester: pytest.Pytester, example: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the example project, and the working directory there, as the pages' commands run."""
-    monkeypatch.chdir(example)
-    return example
 
 
 def _run_example(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -174,18 +162,10 @@ def test_a_tool_without_a_snapshot(pytester: pytest.Pytester, in_example: Path) 
 
 def test_a_schema_change_the_way_the_snapshots_page_makes_it(pytester: pytest.Pytester, in_example: Path) -> None:
     # The model as the page rewrites it, and get_weather no longer passing humidity.
-    (model,) = [
-        block
-        for _, language, block in FENCE.findall((ROOT / "docs" / "snapshots.md").read_text())
-        if language == "python"
-    ]
     server = in_example / "src" / "weather_service" / "server.py"
-    text = server.read_text(encoding="utf-8")
-    old = re.search(r"^class WeatherData\(BaseModel\):\n(?:    .*\n)+", text, re.MULTILINE)
+    old = re.search(r"^class WeatherData\(BaseModel\):\n(?:    .*\n)+", server.read_text(), re.MULTILINE)
     assert old is not None
-    server.write_text(
-        text.replace(old.group(0), re.sub(r"^   ", "", model, flags=re.MULTILINE) + "\n"), encoding="utf-8"
-    )
+    edit_file(server, old.group(0), quoted("weather-data-changed") + "\n")
     edit_file(server, '("temperature", "humidity", "conditions")', '("temperature", "conditions")')
     result = _run_example(pytester, "-m", "mcp_contract", "-k", "schema and get_weather")
     result.assert_outcomes(failed=1, deselected=40)
@@ -287,13 +267,10 @@ def test_the_example_of_answer_unreadable_is_what_a_garbled_server_gets(project:
     assert_says(_printed(result), EXAMPLES["answer-unreadable"])
 
 
-def test_the_example_of_stdout_noise_is_what_a_node_server_gets(project: Project) -> None:
-    missing = node_missing()
-    if missing is not None:
-        if os.environ.get(REQUIRE_NODE) == "1":
-            pytest.fail(f"{missing} ({REQUIRE_NODE}=1 is set, so this fails instead of skipping)", pytrace=False)
-        pytest.skip(missing)
-    project.configure(f"stdio:{NODE} {NODE_SERVERS / 'noisy.mjs'}")
+def test_the_example_of_stdout_noise_is_what_a_node_server_gets(
+    project: Project, node: str, node_servers: Path
+) -> None:
+    project.configure(f"stdio:{node} {node_servers / 'noisy.mjs'}")
     project.tests('def test_lookup(mcp_contract):\n    mcp_contract.call_tool("lookup", {"city": "Oslo"})\n')
     result = project.run()
     result.assert_outcomes(failed=1)
