@@ -55,6 +55,9 @@ class ToolRecord:
     fuzz_distinct: int = 0
     fuzz_found: bool = False
     fuzz_cut_short: bool = False
+    once: dict[str, set[str]] = field(default_factory=dict)
+    """Cases of a tool that may write, sent under one version (``sent_under``): the versions whose verdict
+    was read from that answer (``judged``) and those that list the tool otherwise (``unjudged``)."""
 
 
 @dataclass
@@ -110,6 +113,10 @@ class ContractReport:
                 tool.tally.add(data, passed=passed)
             elif data["kind"] == "failure":
                 tool.failures.append(data)
+            elif data["kind"] == "once":
+                for key in ("sent_under", "judged", "unjudged"):
+                    held = data[key]
+                    tool.once.setdefault(key, set()).update([held] if isinstance(held, str) else held)
 
     @property
     def failed(self) -> bool:
@@ -205,10 +212,12 @@ class ContractReport:
         some = sorted(
             f"{tool.shown} (breaks {', '.join(broken)})"
             for tool in tools
-            if (broken := _broken_under(tool)) and not set(self.versions) <= set(broken)
+            # A version a call that may write was not judged under (``once``) is not known to keep it.
+            if (broken := _broken_under(tool)) and set(self.versions) - set(broken) - tool.once.get("unjudged", set())
         )
         if some:
             facts.append(("kept under some protocol versions only", "; ".join(some)))
+        facts += self._once_facts(tools)
         facts += self._fuzz_facts(tools)
         calls = sum(tool.tally.calls for tool in tools)
         if calls:
@@ -219,6 +228,34 @@ class ContractReport:
             excused = [f"{count} {how}" for count, how in ((expected, "expected"), (allowed, "allowed")) if count]
             facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
         return facts
+
+    def _once_facts(self, tools: list[ToolRecord]) -> list[tuple[str, str]]:
+        """Cases of tools that may write, sent under one version only (a second call could find the state
+        the first one left): which versions' verdicts were read from that one answer, which not judged."""
+        once = sorted((tool for tool in tools if tool.once), key=lambda tool: tool.name)
+        if not once:
+            return []
+        order = list(self.versions)
+
+        def shown(versions: set[str]) -> str:
+            return ", ".join(sorted(versions, key=lambda v: order.index(v) if v in order else len(order)))
+
+        told: dict[str, list[str]] = {}  # the same story once, for every tool it is about
+        for tool in once:
+            parts = []
+            if tool.once.get("judged"):
+                parts.append(f"{shown(tool.once['judged'])} read from the {shown(tool.once['sent_under'])} answer")
+            if tool.once.get("unjudged"):
+                parts.append(f"not judged under {shown(tool.once['unjudged'])}: the answer tells nothing of it")
+            told.setdefault("; ".join(parts), []).append(tool.shown)
+        groups = "; ".join(f"{', '.join(names)} ({story})" for story, names in told.items())
+        return [
+            (
+                "called once, as they may write",
+                f"{groups}; a tool that only reads (readOnlyHint) or may be called again (idempotentHint) is "
+                "called under each version: say so in its annotations",
+            )
+        ]
 
     @staticmethod
     def _fuzz_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:

@@ -157,29 +157,52 @@ def test_offering_one_version_checks_under_it_alone(project: Project) -> None:
 
 
 LIST_RESULT = """
+from mcp_types import ToolAnnotations
 from contract_servers.wire import WireTool, build
 
-server = build([WireTool("numbers", None, [1, 2], ["1", "2"]), WireTool("point", None, {"x": 1}, ['{"x": 1}'])])
+hints = ToolAnnotations(read_only_hint=READ_ONLY)
+server = build([
+    WireTool("numbers", None, [1, 2], ["1", "2"], annotations=hints),
+    WireTool("point", None, {"x": 1}, ['{"x": 1}'], annotations=hints),
+])
 """
 
 
-def test_an_example_call_that_breaks_only_the_older_era_names_it(project: Project) -> None:
+@pytest.mark.parametrize(
+    ("read_only", "finding"),
+    [
+        # Read-only: called under each version, and at 2025-11-25 the SDK's server refuses to send a list.
+        (
+            True,
+            [
+                "[[]tool-error @ 2025-11-25[]]",
+                "  the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error -32603: "
+                "Handler returned an invalid result. The server's SDK would not send the result the tool built, as "
+                "MCP 2025-11-25 does not allow it: *",
+            ],
+        ),
+        # It may write: called once, and its 2026-07-28 answer read under 2025-11-25's rules says the same.
+        (
+            None,
+            [
+                "[[]structured-invalid @ 2025-11-25[]] at (root)",
+                "  structured_content is [[]1, 2[]], not an object: MCP 2025-11-25 requires an object there *",
+            ],
+        ),
+    ],
+    ids=["read-only", "may-write"],
+)
+def test_an_example_call_that_breaks_only_the_older_era_names_it(
+    project: Project, read_only: bool | None, finding: list[str]
+) -> None:
     project.pytester.syspathinsert(SERVERS.parent)
-    project.pytester.makepyfile(lists=LIST_RESULT)
+    project.pytester.makepyfile(lists=LIST_RESULT.replace("READ_ONLY", repr(read_only)))
     project.pytester.makefile(".toml", cases='[[case]]\ntool = "numbers"\n\n[[case]]\ntool = "point"\n')
     project.configure("lists.py:server", suite=True, mcp_contract_cases="cases.toml")
     result = project.run("-k", "call")
     result.assert_outcomes(passed=1, failed=1, deselected=4)
-    # At 2026-07-28 a list is any client's to read; at 2025-11-25 the SDK's server refuses to send it.
-    result.stdout.fnmatch_lines(
-        [
-            "tool 'numbers' called with no arguments broke its contract (1 violation):",
-            "[[]tool-error @ 2025-11-25[]]",
-            "  the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error -32603: "
-            "Handler returned an invalid result. The server's SDK would not send the result the tool built, as MCP "
-            "2025-11-25 does not allow it: *",
-        ]
-    )
+    # At 2026-07-28 a list is any client's to read; at 2025-11-25 it is not.
+    result.stdout.fnmatch_lines(["tool 'numbers' called with no arguments broke its contract (1 violation):", *finding])
 
 
 def test_the_summary_names_the_tools_kept_under_some_versions_only(project: Project) -> None:

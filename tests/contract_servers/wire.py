@@ -28,9 +28,15 @@ class WireTool:
     texts: list[str] = field(default_factory=list)
     is_error: bool = False
     handler: Handler | None = None
+    annotations: types.ToolAnnotations | None = None
 
     def tool(self) -> types.Tool:
-        return types.Tool(name=self.name, input_schema={"type": "object"}, output_schema=self.output_schema)
+        return types.Tool(
+            name=self.name,
+            input_schema={"type": "object"},
+            output_schema=self.output_schema,
+            annotations=self.annotations,
+        )
 
     async def call(self, arguments: dict[str, Any]) -> types.CallToolResult:
         if self.handler is not None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections import Counter
+from pathlib import Path
 
 import pytest
-from conftest import Project
+from conftest import SERVERS, Project, target
 from contract_servers.sources import WEATHER_WITH_EXAMPLES
 
 
@@ -250,3 +253,75 @@ def test_a_malformed_case_names_the_key(weather: Project, entry: str, problem: s
     result = weather.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"ERROR: mcp_contract_cases sub/cases.toml, case 1: {problem}"])
+
+
+STATEFUL_CASES = """
+[[case]]
+tool = "create_branch"
+arguments = { name = "feature" }
+
+[[case]]
+tool = "show_branch"
+arguments = { name = "feature" }
+
+[[case]]
+tool = "reset_branch"
+arguments = { name = "feature" }
+"""
+
+
+@pytest.mark.parametrize(
+    "server",
+    [target("stateful", "mcp"), f"stdio:{sys.executable} {SERVERS / 'stateful.py'}"],
+    ids=["in-process", "stdio"],
+)
+def test_a_case_that_may_write_reaches_the_server_once_whatever_versions_are_offered(
+    project: Project, server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "Create, then read" against a server whose state outlives a session (over stdio, each version
+    # has a process of its own): a second create would answer "already exists".
+    state = tmp_path / "state"
+    state.mkdir()
+    monkeypatch.setenv("STATEFUL_DIR", str(state))
+    (project.pytester.path / "cases.toml").write_text(STATEFUL_CASES)
+    project.configure(server, suite=True, mcp_contract_cases="cases.toml")
+    result = project.run("-k", "call", "-v", "-p", "no:randomly")
+    result.assert_outcomes(passed=3, deselected=6)
+    result.stdout.fnmatch_lines(
+        [
+            "tox.ini::call[[]create_branch-feature[]] PASSED*",
+            "tox.ini::call[[]show_branch-feature[]] PASSED*",
+            "tox.ini::call[[]reset_branch-feature[]] PASSED*",
+            "called once, as they may write: create_branch (2025-11-25 read from the 2026-07-28 answer); a tool "
+            "that only reads (readOnlyHint) or may be called again (idempotentHint) is called under each version: "
+            "say so in its annotations",
+        ]
+    )
+    # Counted by the server: the create once; the read-only and the idempotent tool once per version.
+    calls = Counter((state / "calls.log").read_text().split())
+    assert calls == {"create_branch": 1, "show_branch": 2, "reset_branch": 2}
+
+
+def test_one_answer_is_judged_under_every_version_it_is_read_for(project: Project) -> None:
+    # A tool that may write, whose answer breaks the mirror rule: called once, the violation holds for
+    # both versions (no version named), as a replay under each would have found.
+    project.pytester.makepyfile(
+        ledger="""
+        from mcp.server import MCPServer
+        from mcp.types import CallToolResult, TextContent
+
+        mcp = MCPServer("ledger", log_level="ERROR")
+
+        @mcp.tool()
+        def book(amount: int) -> CallToolResult:
+            return CallToolResult(
+                content=[TextContent(type="text", text='{"amount": 4}')], structured_content={"amount": amount}
+            )
+        """
+    )
+    (project.pytester.path / "cases.toml").write_text('[[case]]\ntool = "book"\narguments = { amount = 3 }\n')
+    project.configure("ledger.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    result = project.run("-k", "call", "-p", "no:randomly")
+    result.assert_outcomes(failed=1, deselected=2)
+    result.stdout.fnmatch_lines(["[[]content-mismatch[]] at /amount", "called once, as they may write: book (*"])
+    result.stdout.no_fnmatch_line("*content-mismatch @*")
