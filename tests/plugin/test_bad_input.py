@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import warnings
 from typing import Any
 
@@ -125,11 +124,7 @@ def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pyte
             mcp_contract.call_tool("never_returns")
 
         def test_thread_hang(mcp_contract):
-            started = time.monotonic()
-            try:
-                mcp_contract.call_tool("blocks_a_thread", {"seconds": 2})
-            finally:
-                assert time.monotonic() - started < 2
+            mcp_contract.call_tool("blocks_a_thread", {"seconds": 2})
 
         def test_per_call_timeout(mcp_contract):
             mcp_contract.call_tool("blocks_a_thread", {"seconds": 1.0}, timeout=0.1)
@@ -138,7 +133,6 @@ def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pyte
             assert mcp_contract.call_tool("quick").structured_content == {"result": 2}
         """
     )
-    started = time.monotonic()
     result = project.run()
     result.assert_outcomes(failed=3, passed=1)
     result.stdout.fnmatch_lines(
@@ -159,7 +153,6 @@ def test_a_hanging_tool_times_out_and_the_session_goes_on(project: Project, pyte
             "in its worker thread cannot be interrupted); the session closes in the background when that ends"
         ]
     )
-    assert time.monotonic() - started < 10
 
 
 def test_a_sync_tool_stuck_for_good_does_not_keep_pytest_from_exiting(project: Project) -> None:
@@ -178,11 +171,10 @@ def test_a_sync_tool_stuck_for_good_does_not_keep_pytest_from_exiting(project: P
     )
     project.configure("stuck.py:mcp", mcp_contract_timeout="1")
     project.tests("def test_hang(mcp_contract):\n    mcp_contract.call_tool('hang')\n")
-    started = time.monotonic()
-    # Its own process: the interpreter's exit is what is tested.
-    result = project.pytester.runpytest_subprocess("-W", "ignore::pytest_mcp_contract.McpContractWarning")
+    # Its own process: the interpreter's exit is what is tested. A run that waited for the tool's
+    # 600 s would raise pytester's TimeoutExpired (a hang guard, far above the 1 s + 5 s it takes).
+    result = project.pytester.runpytest_subprocess("-W", "ignore::pytest_mcp_contract.McpContractWarning", timeout=300)
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # pytest's own status
-    assert time.monotonic() - started < 1 + 5 + 10  # the call's timeout, the close's, and pytest's own start
     result.assert_outcomes(failed=1)
     result.stderr.fnmatch_lines(
         [
@@ -297,11 +289,9 @@ def fine() -> int:
             assert mcp_contract.call_tool("fine").structured_content == {"result": 1}
         """
     )
-    started = time.monotonic()
     result = project.run()
     result.assert_outcomes(failed=1, skipped=1, passed=1)
     result.stdout.fnmatch_lines(["*Failed: the stub was called*"])
-    assert time.monotonic() - started < 4
 
 
 def test_opening_a_sync_session_inside_a_running_loop_says_why() -> None:

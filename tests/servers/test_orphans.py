@@ -65,10 +65,8 @@ def test_detached(mcp_contract):
     assert os.getpgid(helper) != os.getpgid(server)
 """
     )
-    started = time.monotonic()
     lifecycle.run().assert_outcomes(passed=1)
     assert _left_running(lifecycle) == []
-    assert time.monotonic() - started < 15
 
 
 def test_a_failing_fixture_leaves_nothing_running(lifecycle: Project) -> None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
 
 import pytest
 
+import pytest_mcp_contract
 from pytest_mcp_contract._suite.schemadiff import diff_schema, diff_value
 
 
@@ -253,7 +259,6 @@ def test_other_fields_are_cosmetic() -> None:
 
 # --- real pydantic schemas ---------------------------------------------------------------------------
 
-import time  # noqa: E402
 from enum import Enum  # noqa: E402
 from typing import Annotated, Literal  # noqa: E402
 
@@ -401,9 +406,12 @@ def test_deeply_nested_unions_are_quick() -> None:
             model = list[model] | dict[str, model] | Annotated[model, Field(title=f"level {level}")]
         return model
 
-    started = time.perf_counter()
-    diff_schema(_schema(nest(6, int)), _schema(nest(6, float)), field="output")
-    assert time.perf_counter() - started < 2
+    # Each level triples the schema: the work must grow with its size, not with the ways its unions
+    # could pair up.
+    old, new = _schema(nest(6, int)), _schema(nest(6, float))
+    changes, calls = _counted(lambda: diff_schema(old, new, field="output"))
+    assert changes, "int -> float at the leaves is a change"
+    assert 0 < calls < 3 * len(json.dumps(old))
 
 
 # --- equivalent rewrites are cosmetic, in both directions and for both fields -------------------
@@ -530,6 +538,27 @@ def test_a_oneof_of_one_reads_as_its_alternative() -> None:
 # --- size: each $def is walked once, deep nesting is safe ----------------------------------------
 
 
+T = TypeVar("T")
+
+
+def _counted(work: Callable[[], T]) -> tuple[T, int]:
+    """What ``work`` returned, and how many calls of the plugin's own functions it made: work, not
+    wall-clock time, which a busy machine stretches."""
+    calls = 0
+    package = str(Path(pytest_mcp_contract.__file__).parent)
+
+    def count(frame: FrameType, event: str, _arg: object) -> None:
+        nonlocal calls
+        if event == "call" and frame.f_code.co_filename.startswith(package):
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        return work(), calls
+    finally:
+        sys.setprofile(None)
+
+
 def _chain(length: int, *, extra: bool = False) -> dict[str, Any]:
     """$defs D0 … Dn, each using the next twice: 2**n paths to the last one."""
     defs: dict[str, Any] = {}
@@ -542,9 +571,9 @@ def _chain(length: int, *, extra: bool = False) -> dict[str, Any]:
 
 
 def test_a_definition_used_on_many_paths_is_walked_once() -> None:
-    started = time.perf_counter()
-    changes = diff_schema(_chain(20), _chain(20, extra=True), field="output")
-    assert time.perf_counter() - started < 2  # walking every path would take hours (2**20)
+    changes, calls = _counted(lambda: diff_schema(_chain(20), _chain(20, extra=True), field="output"))
+    _, half = _counted(lambda: diff_schema(_chain(10), _chain(10, extra=True), field="output"))
+    assert 0 < calls < 4 * half  # twice the levels, twice the work; walking every path: 1024 times
     assert len(changes) == 20  # the change itself, then "as shown at" once per level above it
     first = changes[0].path.removesuffix("/properties/c")
     assert changes[0].line("t") == f"t output {first}/properties/c: added (optional) — additive"
