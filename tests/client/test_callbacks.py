@@ -4,10 +4,13 @@ multi-round trips, and a clear failure when the client cannot answer what a tool
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
 from conftest import SERVERS, Project, http_server, target
+
+from pytest_mcp_contract._client import CALLBACKS as HOOK_KEYS
 
 CALLBACKS = """
 import mcp.types as t
@@ -165,21 +168,153 @@ def test_a_callback_that_declines_a_round_says_so(project: Project) -> None:
     )
 
 
-def test_a_callback_the_client_cannot_take_is_named(project: Project) -> None:
-    project.pytester.makeconftest(
-        "def pytest_mcp_contract_callbacks(server, config):\n    return {'elicit_callback': print}\n"
+ACCEPTED = ", ".join(HOOK_KEYS)
+
+
+def _hook(returned: str, *, imports: str = "") -> str:
+    """A conftest whose callbacks hook returns ``returned`` (Python source) for every server."""
+    return f"{imports}\n\ndef pytest_mcp_contract_callbacks(server, config):\n    return {returned}\n"
+
+
+def _stopped(result: pytest.RunResult) -> str:
+    """What a run the callbacks stopped printed: a usage error, no test run, no internal error."""
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    printed = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in printed
+    assert "Traceback" not in printed
+    assert not re.search(r"\d+ (passed|failed|error)", printed)
+    return printed
+
+
+@pytest.mark.parametrize("suite", [False, True], ids=["tests", "generated suite"])
+def test_a_callback_key_the_client_does_not_take_is_a_usage_error_naming_the_one_meant(
+    project: Project, suite: bool
+) -> None:
+    project.pytester.makeconftest(_hook('{"sampling_callbak": print}'))
+    project.configure(target("asks"), suite=suite)
+    project.tests("def test_it(mcp_contract):\n    pass\n")
+    result = project.run()
+    _stopped(result)
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: pytest_mcp_contract_callbacks returned 'sampling_callbak' (did you mean 'sampling_callback'?), "
+            f"a key the plugin's client does not take. It takes {ACCEPTED}. Fix the dict the hook returns in "
+            "conftest.py (pytest-mcp-contract's docs/python-api.md, 'A client that answers back')."
+        ]
     )
+
+
+def test_keys_far_from_any_are_named_without_a_guess(project: Project) -> None:
+    project.pytester.makeconftest(_hook('{"elicit_callback": print, "on_progress": print}'))
     project.configure(target("asks"))
     project.tests("def test_it(mcp_contract):\n    pass\n")
     result = project.run()
-    result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(
+    _stopped(result)
+    result.stderr.fnmatch_lines(
         [
-            "*TypeError: the client callbacks (pytest_mcp_contract_callbacks) hold 'elicit_callback'; the plugin's "
-            "client takes sampling_callback, sampling_capabilities, elicitation_callback, list_roots_callback, "
-            "logging_callback"
+            "ERROR: pytest_mcp_contract_callbacks returned 'elicit_callback' (did you mean 'elicitation_callback'?) "
+            f"and 'on_progress', keys the plugin's client does not take. It takes {ACCEPTED}. *"
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("returned", "told"),
+    [
+        (
+            '{"elicitation_callback": "yes"}',
+            "'elicitation_callback': 'yes' (a str), where the plugin's client takes an "
+            "async function (mcp.Client documents its arguments).",
+        ),
+        (
+            '{"sampling_capabilities": {"tools": {}}}',
+            "'sampling_capabilities': {'tools': {}} (a dict), where the "
+            "plugin's client takes an mcp.types.SamplingCapability.",
+        ),
+        (
+            '{"extensions": {"com.example/stamps": {}}}',
+            "'extensions': {'com.example/stamps': {}} (a dict), where the "
+            'plugin\'s client takes a list of ClientExtension instances, e.g. [advertise("com.example/ext")] with '
+            "advertise from mcp.client.",
+        ),
+        (
+            '{"extensions": ["com.example/stamps"]}',
+            "'extensions': ['com.example/stamps'] (a list), where the plugin's "
+            "client takes a list of ClientExtension instances",
+        ),
+    ],
+    ids=["callback", "sampling capabilities", "extensions as a dict", "extensions as names"],
+)
+def test_a_callback_value_of_the_wrong_kind_is_a_usage_error_naming_the_key(
+    project: Project, returned: str, told: str
+) -> None:
+    project.pytester.makeconftest(_hook(returned))
+    project.configure(target("asks"))
+    project.tests("def test_it(mcp_contract):\n    pass\n")
+    result = project.run()
+    _stopped(result)
+    assert f"ERROR: pytest_mcp_contract_callbacks returned {told}" in result.stderr.str()
+
+
+def test_a_hook_that_returns_no_dict_is_a_usage_error(project: Project) -> None:
+    project.pytester.makeconftest(_hook("[print]"))
+    project.configure(target("asks"))
+    project.tests("def test_it(mcp_contract):\n    pass\n")
+    result = project.run()
+    _stopped(result)
+    assert (
+        "ERROR: pytest_mcp_contract_callbacks returned [<built-in function print>] (a list); it returns a dict "
+        "of the client's callbacks by keyword, or None. Fix the hook in conftest.py (pytest-mcp-contract's "
+        "docs/python-api.md, 'A client that answers back')."
+    ) in result.stderr.str()
+
+
+CHOSEN_LATER = {
+    "by a fixture": """
+        import pytest
+        from stamps import server as stamps
+
+        @pytest.fixture
+        def mcp_contract_server():
+            return stamps
+
+        def test_first(mcp_contract):
+            pass
+
+        def test_second(mcp_contract):
+            pass
+        """,
+    "by a marker": f"""
+        import pytest
+
+        @pytest.mark.mcp_contract_server({target("stamps")!r})
+        def test_first(mcp_contract):
+            pass
+
+        def test_second(mcp_contract):
+            pass
+        """,
+}
+
+
+@pytest.mark.parametrize("chosen", list(CHOSEN_LATER))
+def test_callbacks_wrong_for_a_server_chosen_later_stop_the_run_as_a_usage_error(
+    project: Project, monkeypatch: pytest.MonkeyPatch, chosen: str
+) -> None:
+    """The hook answers per server: for one a test picks, it is asked only then, and still stops the run."""
+    monkeypatch.syspath_prepend(str(SERVERS))
+    project.pytester.makeconftest(
+        "def pytest_mcp_contract_callbacks(server, config):\n"
+        "    return {'sampling_callbak': print} if getattr(server, 'name', '') == 'stamps' else None\n"
+    )
+    project.configure(target("asks"))
+    project.tests(CHOSEN_LATER[chosen])
+    result = project.run()
+    printed = _stopped(result)
+    assert printed.count("pytest_mcp_contract_callbacks returned 'sampling_callbak'") == 1
+    assert "did you mean 'sampling_callback'?" in printed
+    assert f"It takes {ACCEPTED}." in printed
+    assert "test_second" not in printed
 
 
 def test_fuzzing_skips_a_tool_that_needs_a_capability_the_client_lacks(project: Project) -> None:
@@ -299,4 +434,53 @@ def test_a_tool_error_that_reads_like_the_clients_refusal_is_the_tools(project: 
     result = project.run()
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["E       [[]tool-error[]]", "*Sampling not supported on the free tier*"])
+    result.stdout.no_fnmatch_line("*ClientCapabilityError*")
+
+
+STAMPS_BY_TRANSPORT = {
+    "in process": target("stamps"),
+    "stdio": f"stdio:{sys.executable} {SERVERS / 'stamps.py'}",
+}
+
+STAMP_TESTS = """
+import pytest
+
+def test_stamp(mcp_contract):
+    assert mcp_contract.call_tool("stamp", {"text": "memo"}).structured_content == {"text": "memo", "stamp": "approved"}
+
+@pytest.mark.mcp_contract_protocol_version("2025-11-25")
+def test_stamp_the_older_way(mcp_contract):
+    assert mcp_contract.call_tool("stamp", {"text": "memo"}).structured_content == {"text": "memo", "stamp": "approved"}
+"""
+
+EXTENSION_ADVICE = (
+    "tool 'stamp' needs the client extension 'com.example/stamps', which the plugin's client does not declare "
+    "(Client did not declare required extension 'com.example/stamps'). Give the client the extension: return "
+    '{"extensions": [advertise("com.example/stamps")]} (advertise, from mcp.client, declares an extension; one '
+    "with behaviour of its own is given as its ClientExtension instance) from the pytest_mcp_contract_callbacks "
+    "hook in conftest.py (pytest-mcp-contract's docs/python-api.md, 'A client that answers back')."
+)
+
+
+@pytest.mark.parametrize("transport", list(STAMPS_BY_TRANSPORT))
+def test_following_the_advice_for_a_tool_that_needs_a_client_extension_gets_it_called_and_checked(
+    project: Project, transport: str
+) -> None:
+    project.configure(STAMPS_BY_TRANSPORT[transport], suite=True)
+    project.tests(STAMP_TESTS)
+    selected = ("--mcp-contract-fuzz", "3", "-k", "fuzz or test_stamp", "-rs")
+    result = project.run(*selected)
+    result.assert_outcomes(failed=2, skipped=1, deselected=2)
+    printed = result.stdout.str()
+    assert f"pytest_mcp_contract.ClientCapabilityError: {EXTENSION_ADVICE}" in printed
+    assert f": not fuzzed: {EXTENSION_ADVICE}" in printed
+    # Do as it says: return that dict from the hook, advertise imported from where it names.
+    advised = re.search(r"Give the client the extension: return (\{.*?\]\}) \(advertise, from (mcp\.client),", printed)
+    assert advised is not None
+    project.pytester.makeconftest(
+        f"from {advised[2]} import advertise\n\n\n"
+        f"def pytest_mcp_contract_callbacks(server, config):\n    return {advised[1]}\n"
+    )
+    result = project.run(*selected)
+    result.assert_outcomes(passed=3, deselected=2)  # both tests, and 3 fuzzed calls each checked
     result.stdout.no_fnmatch_line("*ClientCapabilityError*")
