@@ -5,7 +5,7 @@ failures here and a reviewer reads them side by side. Three kinds of text live e
 what they are about: what a check's violation says of its cause (``_contract``), the next step for
 each check (``CHECKS``, with the check ids in ``_contract/violations``), and the usage errors of a
 wrong configuration, raised where it is read (``_run/settings``, ``_servers/target``,
-``_suite/cases``, ``_contract/expect``).
+``_suite/cases``, ``_contract/expect``); the callbacks hook's are here, since the client words them.
 """
 
 from __future__ import annotations
@@ -155,6 +155,10 @@ def tool_timed_out(name: str, timeout: float, meanwhile: str) -> str:
     )
 
 
+CALLBACKS_DOCS: Final = "(pytest-mcp-contract's docs/python-api.md, 'A client that answers back')"
+"""The page and section that describe the callbacks hook, for every message about it."""
+
+
 def capability_missing(
     tool: str,
     capabilities: Sequence[str],
@@ -215,7 +219,7 @@ def _advice(give: Sequence[str], extensions: Sequence[str], cannot: Sequence[str
         )
         advice.append(
             f"Give the client {what}: return {{{given}}}{declares} from the pytest_mcp_contract_callbacks hook in "
-            f"conftest.py ({CALLBACKS_DOCS})."
+            f"conftest.py {CALLBACKS_DOCS}."
         )
     for name in cannot:
         if name == "extensions":
@@ -232,9 +236,6 @@ def _advice(give: Sequence[str], extensions: Sequence[str], cannot: Sequence[str
     return " ".join(advice)
 
 
-CALLBACKS_DOCS: Final = "pytest-mcp-contract's docs/python-api.md, 'A client that answers back'"
-"""The page and section that describe the callbacks hook, for every message about it."""
-
 CALLBACK_KINDS: Final = {
     "sampling_capabilities": "an mcp.types.SamplingCapability",
     "extensions": (
@@ -247,7 +248,7 @@ CALLBACK_KINDS: Final = {
 def callbacks_not_a_dict(returned: object) -> str:
     return (
         f"pytest_mcp_contract_callbacks returned {_shown(returned)}; it returns a dict of the client's callbacks "
-        f"by keyword, or None. Fix the hook in conftest.py ({CALLBACKS_DOCS})."
+        f"by keyword, or None. Fix the hook in conftest.py {CALLBACKS_DOCS}."
     )
 
 
@@ -258,7 +259,7 @@ def callbacks_unknown(meant: Mapping[str, str | None], accepted: Sequence[str]) 
     which = "a key" if len(meant) == 1 else "keys"
     return (
         f"pytest_mcp_contract_callbacks returned {keys}, {which} the plugin's client does not take. It takes "
-        f"{', '.join(accepted)}. Fix the dict the hook returns in conftest.py ({CALLBACKS_DOCS})."
+        f"{', '.join(accepted)}. Fix the dict the hook returns in conftest.py {CALLBACKS_DOCS}."
     )
 
 
@@ -276,7 +277,7 @@ def callback_wrong_kind(key: str, value: object) -> str:
     wanted = CALLBACK_KINDS.get(key, "an async function (mcp.Client documents its arguments)")
     return (
         f"pytest_mcp_contract_callbacks returned {key!r}: {_shown(value)}, where the plugin's client takes "
-        f"{wanted}. Fix the dict the hook returns in conftest.py ({CALLBACKS_DOCS})."
+        f"{wanted}. Fix the dict the hook returns in conftest.py {CALLBACKS_DOCS}."
     )
 
 

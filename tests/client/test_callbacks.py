@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import SERVERS, Project, http_server, target
+from docs_text import assert_says, quoted
 
 from pytest_mcp_contract._client import CALLBACKS as HOOK_KEYS
 
@@ -195,6 +196,7 @@ def test_a_callback_key_the_client_does_not_take_is_a_usage_error_naming_the_one
     project.tests("def test_it(mcp_contract):\n    pass\n")
     result = project.run()
     _stopped(result)
+    assert_says(result.stderr.str(), quoted("callbacks-unknown-key"))
     result.stderr.fnmatch_lines(
         [
             "ERROR: pytest_mcp_contract_callbacks returned 'sampling_callbak' (did you mean 'sampling_callback'?), "
@@ -484,3 +486,16 @@ def test_following_the_advice_for_a_tool_that_needs_a_client_extension_gets_it_c
     result = project.run(*selected)
     result.assert_outcomes(passed=3, deselected=2)  # both tests, and 3 fuzzed calls each checked
     result.stdout.no_fnmatch_line("*ClientCapabilityError*")
+
+
+def test_the_pages_extension_conftest_gets_the_tool_called(project: Project) -> None:
+    project.pytester.makeconftest(quoted("extension-conftest"))
+    project.configure(target("stamps"))
+    project.tests(STAMP_TESTS)
+    project.run().assert_outcomes(passed=2)
+
+
+def test_the_page_names_every_key_the_hook_takes() -> None:
+    page = (SERVERS.parents[1] / "docs" / "python-api.md").read_text(encoding="utf-8")
+    section = page.split("## A client that answers back", 1)[1].split("\n## ", 1)[0]
+    assert [key for key in HOOK_KEYS if f"`{key}`" not in section] == []
