@@ -168,24 +168,35 @@ def capability_missing(
     give: Sequence[str],
     cannot: Sequence[str],
     sdk: str,
+    adding: bool,
 ) -> str:
     """A tool that needs client capabilities the plugin's client was not given (``capabilities``: their
     names, ``extensions`` the identifiers under ``extensions``; ``said``: the server's words), with the
-    hook's keys that ``give`` them and those the installed SDK (``sdk``, its version) ``cannot`` declare."""
+    hook's keys that ``give`` them (``adding``: to those it gives already) and those the installed SDK
+    (``sdk``, its version) ``cannot`` declare."""
     wanted = " and ".join(_capability(name, extensions) for name in capabilities) or "a client capability"
     return (
         f"tool {tool!r} needs the client {wanted}, which the plugin's client does not declare"
-        f"{f' ({said})' if said else ''}. {_advice(give, extensions, cannot, sdk)}"
+        f"{f' ({said})' if said else ''}. {_advice(give, extensions, cannot, sdk, adding=adding)}"
     )
 
 
 def round_unanswered(
-    tool: str, round_number: int, key: str, asked: str, *, capability: str, give: Sequence[str], sdk: str
+    tool: str,
+    round_number: int,
+    key: str,
+    asked: str,
+    *,
+    capability: str,
+    give: Sequence[str],
+    sdk: str,
+    adding: bool,
 ) -> str:
     """A round of an ``InputRequiredResult`` the client could not answer: it was given no callback for it."""
     start = f"tool {tool!r} asked the client, in round {round_number}, for {key!r} ({asked})"
     cannot = [] if give else [capability]
-    return f"{start}, but the plugin's client does not declare {capability}. {_advice(give, [], cannot, sdk)}"
+    advice = _advice(give, [], cannot, sdk, adding=adding)
+    return f"{start}, but the plugin's client does not declare {capability}. {advice}"
 
 
 def round_declined(tool: str, round_number: int, key: str, asked: str, *, callback: str, declined: str) -> str:
@@ -200,33 +211,50 @@ def _capability(name: str, extensions: Sequence[str]) -> str:
     return f"capability {name}"
 
 
-def _advice(give: Sequence[str], extensions: Sequence[str], cannot: Sequence[str], sdk: str) -> str:
-    """What to return from the hook for ``give``, and why the client cannot have ``cannot``."""
+_GIVEN_AS: Final = {
+    "sampling_capabilities": "SamplingCapability(tools=SamplingToolsCapability())",
+}
+"""How the advice writes a key's value, where ``...`` would not say what to give."""
+
+
+def _advice(give: Sequence[str], extensions: Sequence[str], cannot: Sequence[str], sdk: str, *, adding: bool) -> str:
+    """What to return from the hook for ``give`` (``adding``: beside what it returns already), and why
+    the client cannot have ``cannot``."""
     advice = []
     if give:
+        advertised = ", ".join(f"advertise({json.dumps(name)})" for name in extensions)
         given = ", ".join(
-            f'"{key}": [{", ".join(f"advertise({json.dumps(name)})" for name in extensions)}]'
+            f'"{key}": [{advertised}]'
             if key == "extensions" and extensions
-            else f'"{key}": ...'
+            else f'"{key}": {_GIVEN_AS.get(key, "...")}'
             for key in give
         )
-        what = "the extension" if give == ["extensions"] else "its callback" if "extensions" not in give else "them"
-        declares = (
-            " (advertise, from mcp.client, declares an extension; one with behaviour of its own is given as its "
-            "ClientExtension instance)"
-            if "extensions" in give and extensions
-            else ""
-        )
-        advice.append(
-            f"Give the client {what}: return {{{given}}}{declares} from the pytest_mcp_contract_callbacks hook in "
-            f"conftest.py {CALLBACKS_DOCS}."
-        )
+        if list(give) == ["extensions"]:
+            what = "the extension"
+        elif all(key.endswith("_callback") for key in give):
+            what = "its callback"
+        else:
+            what = "what it lacks"
+        notes = []
+        if "extensions" in give and extensions:
+            notes.append(
+                "advertise, from mcp.client, declares an extension; one with behaviour of its own is given as its "
+                "ClientExtension instance"
+            )
+        if "sampling_capabilities" in give:
+            notes.append("both from mcp.types")
+        told = f" ({'; '.join(notes)})" if notes else ""
+        if adding:
+            how = f"add {given}{told} to the dict the pytest_mcp_contract_callbacks hook in conftest.py returns"
+        else:
+            how = f"return {{{given}}}{told} from the pytest_mcp_contract_callbacks hook in conftest.py"
+        advice.append(f"Give the client {what}: {how} {CALLBACKS_DOCS}.")
     for name in cannot:
         if name == "extensions":
             advice.append(
-                f"The installed SDK (mcp {sdk}) cannot declare client extensions: mcp 2.x's Client does, through "
-                'the hook\'s "extensions" key. Upgrade mcp to call this tool, or leave it out of the tests (fuzzing '
-                "skips it)."
+                f"The installed SDK (mcp {sdk}) cannot declare client extensions: a newer mcp's Client does (mcp "
+                "2.3's does), through the hook's \"extensions\" key. Upgrade mcp to call this tool, or leave it out "
+                "of the tests (fuzzing skips it)."
             )
         else:
             advice.append(

@@ -75,23 +75,34 @@ REFUSALS: Final = {refusal: capability for capability, _callback, _request, refu
 """What the SDK client answers a server's request with when it has no callback for it."""
 
 
-def missing(tool: str, required: Mapping[str, object], said: str) -> str:
+def missing(tool: str, required: Mapping[str, object], said: str, given: Mapping[str, Any]) -> str:
     """The message for a tool that needs capabilities the client does not declare (``required``: each
     capability's name with the server's value for it; under ``extensions``, the identifiers), naming the
-    hook's key that gives each, or saying the installed SDK's client cannot declare it."""
+    hook's keys that give them (beside the ``given`` ones), or saying the installed SDK's client cannot."""
     taken = client_keywords()
+    names: list[str] = []
     give: list[str] = []
     cannot: list[str] = []
-    for capability in required:
-        key = "extensions" if capability == "extensions" else CALLBACK_FOR.get(capability)
-        if key is not None and key in taken:
-            give.append(key)
+    for name, value in required.items():
+        wanted = value if isinstance(value, Mapping) else {}
+        capability = name
+        if capability == "extensions":
+            keys = ["extensions"]
+        elif capability == "sampling" and wanted.get("tools") is not None:
+            # Sampling with tools: a callback alone declares sampling without them.
+            capability = "sampling.tools"
+            keys = [key for key in ("sampling_callback",) if key not in given] + ["sampling_capabilities"]
+        else:
+            keys = [key for key in (CALLBACK_FOR.get(capability),) if key is not None]
+        names.append(capability)
+        if keys and all(key in taken for key in keys):
+            give += keys
         else:
             cannot.append(capability)
-    wanted = required.get("extensions")
-    extensions = [str(name) for name in wanted] if isinstance(wanted, Mapping) else []
+    asked = required.get("extensions")
+    extensions = [str(name) for name in asked] if isinstance(asked, Mapping) else []
     return messages.capability_missing(
-        tool, list(required), said, extensions=extensions, give=give, cannot=cannot, sdk=SDK_VERSION
+        tool, names, said, extensions=extensions, give=give, cannot=cannot, sdk=SDK_VERSION, adding=bool(given)
     )
 
 
@@ -111,22 +122,22 @@ async def answer_round(
         capability = CAPABILITY_OF.get(type(request).__name__, type(request).__name__)
         where = (name, round_number, key, request, capability)
         if CALLBACK_FOR.get(capability, capability) not in callbacks:
-            raise _unanswered(*where, declined="")
+            raise _unanswered(*where, declined="", adding=bool(callbacks))
         meta = request.params.meta if request.params is not None else None
         try:
             answer = await session.dispatch_input_request(
                 ClientRequestContext(session=session, request_id=key, meta=meta), request
             )
         except Exception as error:  # the user's callback failed: the test's set-up, not the server
-            raise _unanswered(*where, declined=f"raised {type(error).__name__}: {error}") from error
+            raise _unanswered(*where, declined=f"raised {type(error).__name__}: {error}", adding=True) from error
         if isinstance(answer, mcp.types.ErrorData):
-            raise _unanswered(*where, declined=answer.message)
+            raise _unanswered(*where, declined=answer.message, adding=True)
         answers[key] = answer
     return answers
 
 
 def _unanswered(
-    name: str, round_number: int, key: str, request: object, capability: str, *, declined: str
+    name: str, round_number: int, key: str, request: object, capability: str, *, declined: str, adding: bool
 ) -> ClientCapabilityError:
     """The error for an input request of a round the client did not answer (``declined``: what its callback said)."""
     callback = CALLBACK_FOR.get(capability)
@@ -136,7 +147,7 @@ def _unanswered(
     else:
         give = [callback] if callback is not None and callback in client_keywords() else []
         told = messages.round_unanswered(
-            name, round_number, key, what, capability=capability, give=give, sdk=SDK_VERSION
+            name, round_number, key, what, capability=capability, give=give, sdk=SDK_VERSION, adding=adding
         )
     return ClientCapabilityError(name, told)
 

@@ -11,7 +11,9 @@ import pytest
 from conftest import SERVERS, Project, http_server, target
 from docs_text import assert_says, quoted
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client import CALLBACKS as HOOK_KEYS
+from pytest_mcp_contract._sdk.release import SDK_VERSION
 
 CALLBACKS = """
 import mcp.types as t
@@ -499,3 +501,90 @@ def test_the_page_names_every_key_the_hook_takes() -> None:
     page = (SERVERS.parents[1] / "docs" / "python-api.md").read_text(encoding="utf-8")
     section = page.split("## A client that answers back", 1)[1].split("\n## ", 1)[0]
     assert [key for key in HOOK_KEYS if f"`{key}`" not in section] == []
+
+
+SAMPLE_ONLY = """
+import mcp.types as t
+
+async def sample(context, params):
+    return t.CreateMessageResult(role="assistant", content=t.TextContent(type="text", text="go north"), model="fake")
+
+def pytest_mcp_contract_callbacks(server, config):
+    return {"sampling_callback": sample}
+"""
+
+PLAN_TESTS = """
+import pytest
+
+def test_plan(mcp_contract):
+    assert mcp_contract.call_tool("plan", {"goal": "trip"}).structured_content == {"result": "go north"}
+
+@pytest.mark.mcp_contract_protocol_version("2025-11-25")
+def test_plan_the_older_way(mcp_contract):
+    assert mcp_contract.call_tool("plan", {"goal": "trip"}).structured_content == {"result": "go north"}
+"""
+
+
+def test_sampling_with_tools_is_advised_the_capabilities_beside_the_callback_given(project: Project) -> None:
+    project.pytester.makeconftest(SAMPLE_ONLY)
+    project.configure(target("needs_more"))
+    project.tests(PLAN_TESTS)
+    result = project.run()
+    result.assert_outcomes(failed=2)
+    printed = result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'plan' needs the client capability sampling.tools, which "
+            "the plugin's client does not declare (Client did not declare the sampling.tools capability required by "
+            "resolver '*ask_model'). Give the client what it lacks: add \"sampling_capabilities\": "
+            "SamplingCapability(tools=SamplingToolsCapability()) (both from mcp.types) to the dict the "
+            "pytest_mcp_contract_callbacks hook in conftest.py returns (pytest-mcp-contract's docs/python-api.md, "
+            "'A client that answers back')."
+        ]
+    )
+    assert '"sampling_callback"' not in printed  # it was given: the advice is what is missing beside it
+    # Do as it says: add that key, its classes imported from where it names.
+    advised = re.search(r'add ("sampling_capabilities": (\w+)\((\w+)=(\w+)\(\)\)) \(both from ([\w.]+)\)', printed)
+    assert advised is not None
+    _, given, outer, _, inner, module = advised.group(0, 1, 2, 3, 4, 5)
+    project.pytester.makeconftest(
+        f"from {module} import {outer}, {inner}\n"
+        + SAMPLE_ONLY.replace('{"sampling_callback": sample}', f'{{"sampling_callback": sample, {given}}}')
+    )
+    project.run().assert_outcomes(passed=2)
+
+
+def test_a_capability_no_client_of_the_sdk_declares_is_said_so_without_a_key_to_give(project: Project) -> None:
+    project.configure(target("needs_more"))
+    project.tests('def test_track(mcp_contract):\n    mcp_contract.call_tool("track", {"job": "nightly"})\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'track' needs the client capability tasks, which "
+            "the plugin's client does not declare (Client did not declare the tasks capability). The installed "
+            f"SDK's client (mcp {SDK_VERSION}) cannot declare the capability tasks, so the plugin's client cannot "
+            "either: leave this tool out of the tests (fuzzing skips it)."
+        ]
+    )
+    result.stdout.no_fnmatch_line("*Give the client*")
+
+
+def test_an_sdk_without_client_extensions_is_said_to_lack_them_not_advised_a_key() -> None:
+    """mcp 1.x's client has no extensions: the message says so (the 1.x legs run tests/sdk only)."""
+    told = messages.capability_missing(
+        "stamp",
+        ["extensions"],
+        "Client did not declare required extension 'com.example/stamps'",
+        extensions=["com.example/stamps"],
+        give=[],
+        cannot=["extensions"],
+        sdk="1.27.0",
+        adding=False,
+    )
+    assert told == (
+        "tool 'stamp' needs the client extension 'com.example/stamps', which the plugin's client does not declare "
+        "(Client did not declare required extension 'com.example/stamps'). The installed SDK (mcp 1.27.0) cannot "
+        "declare client extensions: a newer mcp's Client does (mcp 2.3's does), through the hook's \"extensions\" "
+        "key. Upgrade mcp to call this tool, or leave it out of the tests (fuzzing skips it)."
+    )
