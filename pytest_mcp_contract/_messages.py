@@ -294,7 +294,9 @@ def callbacks_unknown(meant: Mapping[str, str | None], accepted: Sequence[str]) 
 def callbacks_not_taken(keys: Sequence[str], sdk: str) -> str:
     """Keys the plugin knows that the installed SDK's client has no keyword for."""
     named = " and ".join(map(repr, keys))
-    why = "client extensions came with mcp 2.x's Client" if "extensions" in keys else "a newer mcp's client takes it"
+    why = (
+        "client extensions need a newer mcp (2.3's Client takes them)" if "extensions" in keys else "a newer mcp's does"
+    )
     return (
         f"pytest_mcp_contract_callbacks returned {named}, which the installed SDK's client (mcp {sdk}) does not "
         f"take: {why}. Upgrade mcp, or leave {named} out of the dict the hook returns in conftest.py."
