@@ -5,13 +5,14 @@ failures here and a reviewer reads them side by side. Three kinds of text live e
 what they are about: what a check's violation says of its cause (``_contract``), the next step for
 each check (``CHECKS``, with the check ids in ``_contract/violations``), and the usage errors of a
 wrong configuration, raised where it is read (``_run/settings``, ``_servers/target``,
-``_suite/cases``, ``_contract/expect``).
+``_suite/cases``, ``_contract/expect``); the callbacks hook's are here, since the client words them.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
@@ -154,32 +155,165 @@ def tool_timed_out(name: str, timeout: float, meanwhile: str) -> str:
     )
 
 
-def capability_missing(tool: str, needs: Mapping[str, str], said: str) -> str:
-    """A tool that needs client capabilities the plugin's client was not given (``needs``: capability ->
-    the SDK client's callback for it; ``said``: the server's words)."""
-    wanted = " and ".join(needs) or "a client capability"
+CALLBACKS_DOCS: Final = "(pytest-mcp-contract's docs/python-api.md, 'A client that answers back')"
+"""The page and section that describe the callbacks hook, for every message about it."""
+
+
+def capability_missing(
+    tool: str,
+    capabilities: Sequence[str],
+    said: str,
+    *,
+    extensions: Sequence[str],
+    give: Sequence[str],
+    cannot: Sequence[str],
+    sdk: str,
+    adding: bool,
+) -> str:
+    """A tool that needs client capabilities the plugin's client was not given (``capabilities``: their
+    names, ``extensions`` the identifiers under ``extensions``; ``said``: the server's words), with the
+    hook's keys that ``give`` them (``adding``: to those it gives already) and those the installed SDK
+    (``sdk``, its version) ``cannot`` declare."""
+    wanted = " and ".join(_capability(name, extensions) for name in capabilities) or "a client capability"
     return (
-        f"tool {tool!r} needs the client capability {wanted}, which the plugin's client does not declare"
-        f"{f' ({said})' if said else ''}. {_give(needs.values())}"
+        f"tool {tool!r} needs the client {wanted}, which the plugin's client does not declare"
+        f"{f' ({said})' if said else ''}. {_advice(give, extensions, cannot, sdk, adding=adding)}"
     )
 
 
 def round_unanswered(
-    tool: str, round_number: int, key: str, asked: str, *, capability: str, callback: str, declined: str
+    tool: str,
+    round_number: int,
+    key: str,
+    asked: str,
+    *,
+    capability: str,
+    give: Sequence[str],
+    sdk: str,
+    adding: bool,
 ) -> str:
-    """A round of an ``InputRequiredResult`` the client could not answer: no callback, or one that declined."""
+    """A round of an ``InputRequiredResult`` the client could not answer: it was given no callback for it."""
     start = f"tool {tool!r} asked the client, in round {round_number}, for {key!r} ({asked})"
-    if declined:
-        return f"{start}, and the client's {callback} declined: {declined}"
-    return f"{start}, but the plugin's client does not declare {capability}. {_give([callback])}"
+    cannot = [] if give else [capability]
+    advice = _advice(give, [], cannot, sdk, adding=adding)
+    return f"{start}, but the plugin's client does not declare {capability}. {advice}"
 
 
-def _give(callbacks: Iterable[str]) -> str:
-    given = ", ".join(f'"{callback}": ...' for callback in callbacks)
+def round_declined(tool: str, round_number: int, key: str, asked: str, *, callback: str, declined: str) -> str:
+    """A round of an ``InputRequiredResult`` the client's callback declined or failed on."""
+    start = f"tool {tool!r} asked the client, in round {round_number}, for {key!r} ({asked})"
+    return f"{start}, and the client's {callback} declined: {declined}"
+
+
+def _capability(name: str, extensions: Sequence[str]) -> str:
+    if name == "extensions" and extensions:
+        return f"extension{'s' if len(extensions) > 1 else ''} {' and '.join(map(repr, extensions))}"
+    return f"capability {name}"
+
+
+_GIVEN_AS: Final = {
+    "sampling_capabilities": "SamplingCapability(tools=SamplingToolsCapability())",
+}
+"""How the advice writes a key's value, where ``...`` would not say what to give."""
+
+
+def _advice(give: Sequence[str], extensions: Sequence[str], cannot: Sequence[str], sdk: str, *, adding: bool) -> str:
+    """What to return from the hook for ``give`` (``adding``: beside what it returns already), and why
+    the client cannot have ``cannot``."""
+    advice = []
+    if give:
+        advertised = ", ".join(f"advertise({json.dumps(name)})" for name in extensions)
+        given = ", ".join(
+            f'"{key}": [{advertised}]'
+            if key == "extensions" and extensions
+            else f'"{key}": {_GIVEN_AS.get(key, "...")}'
+            for key in give
+        )
+        if list(give) == ["extensions"]:
+            what = "the extension"
+        elif all(key.endswith("_callback") for key in give):
+            what = "its callback"
+        else:
+            what = "what it lacks"
+        notes = []
+        if "extensions" in give and extensions:
+            notes.append(
+                "advertise, from mcp.client, declares an extension; one with behaviour of its own is given as its "
+                "ClientExtension instance"
+            )
+        if "sampling_capabilities" in give:
+            notes.append("both from mcp.types")
+        told = f" ({'; '.join(notes)})" if notes else ""
+        if adding:
+            how = f"add {given}{told} to the dict the pytest_mcp_contract_callbacks hook in conftest.py returns"
+        else:
+            how = f"return {{{given}}}{told} from the pytest_mcp_contract_callbacks hook in conftest.py"
+        advice.append(f"Give the client {what}: {how} {CALLBACKS_DOCS}.")
+    for name in cannot:
+        if name == "extensions":
+            advice.append(
+                f"The installed SDK (mcp {sdk}) cannot declare client extensions: a newer mcp's Client does (mcp "
+                "2.3's does), through the hook's \"extensions\" key. Upgrade mcp to call this tool, or leave it out "
+                "of the tests (fuzzing skips it)."
+            )
+        else:
+            advice.append(
+                f"The installed SDK's client (mcp {sdk}) cannot declare the capability {name}, so the plugin's "
+                "client cannot either: leave this tool out of the tests (fuzzing skips it)."
+            )
+    return " ".join(advice)
+
+
+CALLBACK_KINDS: Final = {
+    "sampling_capabilities": "an mcp.types.SamplingCapability",
+    "extensions": (
+        'a list of ClientExtension instances, e.g. [advertise("com.example/ext")] with advertise from mcp.client'
+    ),
+}
+"""What each of the hook's keys takes that is not a callback (a callback: an async function)."""
+
+
+def callbacks_not_a_dict(returned: object) -> str:
     return (
-        f"Give the client its callback: return {{{given}}} from the pytest_mcp_contract_callbacks hook "
-        "in conftest.py (pytest-mcp-contract's docs/python-api.md, 'A client that answers back')."
+        f"pytest_mcp_contract_callbacks returned {_shown(returned)}; it returns a dict of the client's callbacks "
+        f"by keyword, or None. Fix the hook in conftest.py {CALLBACKS_DOCS}."
     )
+
+
+def callbacks_unknown(meant: Mapping[str, str | None], accepted: Sequence[str]) -> str:
+    """Keys the hook returned that the plugin's client does not take (``meant``: each with the accepted key
+    it likely meant, if any)."""
+    keys = " and ".join(f"{key!r}" + (f" (did you mean {close!r}?)" if close else "") for key, close in meant.items())
+    which = "a key" if len(meant) == 1 else "keys"
+    return (
+        f"pytest_mcp_contract_callbacks returned {keys}, {which} the plugin's client does not take. It takes "
+        f"{', '.join(accepted)}. Fix the dict the hook returns in conftest.py {CALLBACKS_DOCS}."
+    )
+
+
+def callbacks_not_taken(keys: Sequence[str], sdk: str) -> str:
+    """Keys the plugin knows that the installed SDK's client has no keyword for."""
+    named = " and ".join(map(repr, keys))
+    why = (
+        "client extensions need a newer mcp (2.3's Client takes them)" if "extensions" in keys else "a newer mcp's does"
+    )
+    return (
+        f"pytest_mcp_contract_callbacks returned {named}, which the installed SDK's client (mcp {sdk}) does not "
+        f"take: {why}. Upgrade mcp, or leave {named} out of the dict the hook returns in conftest.py."
+    )
+
+
+def callback_wrong_kind(key: str, value: object) -> str:
+    wanted = CALLBACK_KINDS.get(key, "an async function (mcp.Client documents its arguments)")
+    return (
+        f"pytest_mcp_contract_callbacks returned {key!r}: {_shown(value)}, where the plugin's client takes "
+        f"{wanted}. Fix the dict the hook returns in conftest.py {CALLBACKS_DOCS}."
+    )
+
+
+def _shown(value: object) -> str:
+    """A value the hook returned, briefly, with its type."""
+    return f"{reprlib.repr(value)} (a {type(value).__name__})"
 
 
 def rounds_without_end(tool: str, rounds: int) -> str:

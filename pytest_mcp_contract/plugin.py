@@ -83,13 +83,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """List the configured server's tools once, if this run has the generated suite.
+    """Check the callbacks the hook gives the configured server, and list its tools once, if this run
+    has the generated suite.
 
     Also on the xdist controller, which collects nothing: it is where syrupy decides which
     snapshot files are unused, and only the listing says which tools are gone.
     """
     config = session.config
     settings = config.stash[SETTINGS]
+    if settings.server is not None:
+        # A wrong answer of the callbacks hook stops the run here, as a usage error, not in every test.
+        config.stash[POOL].callbacks(settings.server)
     if settings.suite and settings.server is not None and covers_project(config):
         from pytest_mcp_contract._suite.items import list_for_suite, suite_nodeid
 
@@ -154,6 +158,7 @@ def _marked_server(config: pytest.Config, item: pytest.Item, marker: pytest.Mark
     target = marker.args[0]
     if target not in loaded:
         loaded[target] = load_server(config, target, f"@pytest.mark.mcp_contract_server on {item.nodeid}")
+        config.stash[POOL].callbacks(loaded[target])  # as for the configured server: a wrong answer stops the run
     return loaded[target]
 
 

@@ -4,38 +4,57 @@ and how a request the client cannot answer is told apart from a broken server.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import mcp.types
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._client import CALLBACKS
 from pytest_mcp_contract._errors import ClientCapabilityError
+from pytest_mcp_contract._sdk.client import client_keywords, extension_class
+from pytest_mcp_contract._sdk.release import SDK_VERSION
 
 if TYPE_CHECKING:
     import mcp_types
     from mcp.client.session import ClientSession
 
-CALLBACKS: Final = (
-    "sampling_callback",
-    "sampling_capabilities",
-    "elicitation_callback",
-    "list_roots_callback",
-    "logging_callback",
-)
-"""The SDK client's keywords a project may give the plugin's client."""
 
-
-def client_callbacks(callbacks: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The callbacks as the SDK's ``Client`` takes them; a keyword it cannot take is a ``TypeError`` now."""
-    given = dict(callbacks or {})
-    unknown = sorted(set(given) - set(CALLBACKS))
+def client_callbacks(callbacks: object) -> dict[str, Any]:
+    """The callbacks as the SDK's client takes them, without the ``None`` ones. What it cannot take (a key
+    it does not know, a value of the wrong kind) is a ``TypeError`` now, saying which and how to fix it,
+    rather than a failure of the SDK's when the session opens."""
+    if callbacks is None:
+        return {}
+    if not isinstance(callbacks, Mapping):
+        raise TypeError(messages.callbacks_not_a_dict(callbacks))
+    given: dict[str, Any] = dict(callbacks)
+    taken = client_keywords()
+    unknown = [key for key in given if key not in CALLBACKS]
     if unknown:
-        raise TypeError(
-            f"the client callbacks (pytest_mcp_contract_callbacks) hold {', '.join(map(repr, unknown))}; "
-            f"the plugin's client takes {', '.join(CALLBACKS)}"
-        )
+        accepted = [key for key in CALLBACKS if key in taken]
+        meant = {str(key): next(iter(difflib.get_close_matches(str(key), accepted, n=1)), None) for key in unknown}
+        raise TypeError(messages.callbacks_unknown(meant, accepted))
+    lacking = [key for key in given if key not in taken]
+    if lacking:
+        raise TypeError(messages.callbacks_not_taken(lacking, SDK_VERSION))
+    for key, value in given.items():
+        if value is not None and not _of_its_kind(key, value):
+            raise TypeError(messages.callback_wrong_kind(key, value))
     return {key: value for key, value in given.items() if value is not None}
+
+
+def _of_its_kind(key: str, value: object) -> bool:
+    if key == "sampling_capabilities":
+        return isinstance(value, mcp.types.SamplingCapability)
+    if key == "extensions":
+        extension = extension_class()
+        # A mapping or a string is iterable too, and the SDK would take it apart or refuse it at connect.
+        if not isinstance(value, list | tuple):
+            return False
+        return extension is None or all(isinstance(one, extension) for one in value)
+    return callable(value)
 
 
 # Each capability a server may ask the client for: the SDK client's callback that gives it, the request
@@ -56,9 +75,35 @@ REFUSALS: Final = {refusal: capability for capability, _callback, _request, refu
 """What the SDK client answers a server's request with when it has no callback for it."""
 
 
-def needs(*capabilities: str) -> dict[str, str]:
-    """Each capability with the callback that gives it, for a message."""
-    return {capability: CALLBACK_FOR.get(capability, capability) for capability in capabilities}
+def missing(tool: str, required: Mapping[str, object], said: str, given: Mapping[str, Any]) -> str:
+    """The message for a tool that needs capabilities the client does not declare (``required``: each
+    capability's name with the server's value for it; under ``extensions``, the identifiers), naming the
+    hook's keys that give them (beside the ``given`` ones), or saying the installed SDK's client cannot."""
+    taken = client_keywords()
+    names: list[str] = []
+    give: list[str] = []
+    cannot: list[str] = []
+    for name, value in required.items():
+        wanted = value if isinstance(value, Mapping) else {}
+        capability = name
+        if capability == "extensions":
+            keys = ["extensions"]
+        elif capability == "sampling" and wanted.get("tools") is not None:
+            # Sampling with tools: a callback alone declares sampling without them.
+            capability = "sampling.tools"
+            keys = [key for key in ("sampling_callback",) if key not in given] + ["sampling_capabilities"]
+        else:
+            keys = [key for key in (CALLBACK_FOR.get(capability),) if key is not None]
+        names.append(capability)
+        if keys and all(key in taken for key in keys):
+            give += keys
+        else:
+            cannot.append(capability)
+    asked = required.get("extensions")
+    extensions = [str(name) for name in asked] if isinstance(asked, Mapping) else []
+    return messages.capability_missing(
+        tool, names, said, extensions=extensions, give=give, cannot=cannot, sdk=SDK_VERSION, adding=bool(given)
+    )
 
 
 async def answer_round(
@@ -77,29 +122,33 @@ async def answer_round(
         capability = CAPABILITY_OF.get(type(request).__name__, type(request).__name__)
         where = (name, round_number, key, request, capability)
         if CALLBACK_FOR.get(capability, capability) not in callbacks:
-            raise _unanswered(*where, declined="")
+            raise _unanswered(*where, declined="", adding=bool(callbacks))
         meta = request.params.meta if request.params is not None else None
         try:
             answer = await session.dispatch_input_request(
                 ClientRequestContext(session=session, request_id=key, meta=meta), request
             )
         except Exception as error:  # the user's callback failed: the test's set-up, not the server
-            raise _unanswered(*where, declined=f"raised {type(error).__name__}: {error}") from error
+            raise _unanswered(*where, declined=f"raised {type(error).__name__}: {error}", adding=True) from error
         if isinstance(answer, mcp.types.ErrorData):
-            raise _unanswered(*where, declined=answer.message)
+            raise _unanswered(*where, declined=answer.message, adding=True)
         answers[key] = answer
     return answers
 
 
 def _unanswered(
-    name: str, round_number: int, key: str, request: object, capability: str, *, declined: str
+    name: str, round_number: int, key: str, request: object, capability: str, *, declined: str, adding: bool
 ) -> ClientCapabilityError:
     """The error for an input request of a round the client did not answer (``declined``: what its callback said)."""
-    callback = CALLBACK_FOR.get(capability, capability)
+    callback = CALLBACK_FOR.get(capability)
     what = asked_for(request)
-    told = messages.round_unanswered(
-        name, round_number, key, what, capability=capability, callback=callback, declined=declined
-    )
+    if declined and callback is not None:
+        told = messages.round_declined(name, round_number, key, what, callback=callback, declined=declined)
+    else:
+        give = [callback] if callback is not None and callback in client_keywords() else []
+        told = messages.round_unanswered(
+            name, round_number, key, what, capability=capability, give=give, sdk=SDK_VERSION, adding=adding
+        )
     return ClientCapabilityError(name, told)
 
 
@@ -155,9 +204,9 @@ def asked_for(request: object) -> str:
     return "its roots" if type(request).__name__ == "ListRootsRequest" else type(request).__name__
 
 
-def required_capabilities(data: object) -> list[str]:
-    """The capability names a -32021 error's data says the server requires."""
+def required_capabilities(data: object) -> dict[str, object]:
+    """The capabilities a -32021 error's data says the server requires, by name, with their values."""
     required = data.get("requiredCapabilities") if isinstance(data, dict) else None
     if isinstance(required, dict):
-        return [name for name, value in required.items() if value is not None]
-    return []
+        return {str(name): value for name, value in required.items() if value is not None}
+    return {}

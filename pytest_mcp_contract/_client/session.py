@@ -23,7 +23,7 @@ from pytest_mcp_contract._client.answering import (
     CALLBACK_FOR,
     answer_round,
     client_callbacks,
-    needs,
+    missing,
     recording,
     refused_capability,
     required_capabilities,
@@ -512,9 +512,7 @@ class ContractSession:
         it had no callback for. Only what crosses the wire and the client's own callbacks count: the
         server-side cause (in process) would make the verdict differ by transport."""
         if isinstance(failed, RpcError) and failed.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:
-            return messages.capability_missing(
-                name, needs(*required_capabilities(failed.error.data)), failed.error.message
-            )
+            return missing(name, required_capabilities(failed.error.data), failed.error.message, self.callbacks)
         if self._refusals:  # the tool failed on an answer the test's own callback gave
             declined, why = self._refusals[0]
             return messages.callback_declined(name, declined, CALLBACK_FOR[declined], why)
@@ -525,7 +523,7 @@ class ContractSession:
             said = "\n".join(block.text for block in failed.content if block.type == "text")
             shown = "the tool failed on the client's answer to its request"
         lacking = refused_capability(said, self.callbacks)
-        return None if lacking is None else messages.capability_missing(name, needs(lacking), shown)
+        return None if lacking is None else missing(name, {lacking: {}}, shown, self.callbacks)
 
     def violation_for(self, name: str, error: RpcError) -> Violation | None:
         """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``

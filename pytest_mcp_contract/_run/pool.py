@@ -72,12 +72,31 @@ class SessionPool:
 
         return McpContract(server, **self.session_options(server), version=version or self.first_version)
 
+    def callbacks(self, server: object) -> dict[str, Any]:
+        """The callbacks the ``pytest_mcp_contract_callbacks`` hook gives ``server``'s client, checked:
+        a key the client does not take, or a value of the wrong kind, is a ``pytest.UsageError``."""
+        given = self._callbacks(server) if self._callbacks is not None else None
+        if given is None:
+            return {}
+        from pytest_mcp_contract._client.answering import client_callbacks
+
+        try:
+            return client_callbacks(given)
+        except TypeError as error:
+            raise pytest.UsageError(str(error)) from None
+
     def session_options(self, server: object) -> dict[str, Any]:
         """How a session to ``server`` is opened, sync or async: the run's settings, its triage, the
         server's callbacks."""
+        try:
+            callbacks = self.callbacks(server)
+        except pytest.UsageError as error:
+            # Asked for when a test's session opens, where a UsageError would only fail that test (the
+            # configured server's were checked at the start): the hook is wrong for every test, so stop.
+            pytest.exit(str(error), returncode=pytest.ExitCode.USAGE_ERROR)
         settings = self._settings
         return {
-            "callbacks": (self._callbacks(server) if self._callbacks is not None else None) or {},
+            "callbacks": callbacks,
             "timeout": settings.timeout,
             "check_formats": settings.check_formats,
             "require_json_text": settings.require_json_text,

@@ -84,6 +84,26 @@ async def open_session(
     )
 
 
+@functools.cache
+def client_keywords() -> frozenset[str]:
+    """The keywords the installed SDK's client takes: ``mcp.Client``'s (2.x), ``ClientSession``'s (1.x)."""
+    import mcp
+
+    client = mcp.Client if MAJOR >= 2 else mcp.ClientSession
+    return frozenset(inspect.signature(client).parameters)
+
+
+def extension_class() -> type | None:
+    """The SDK's ``ClientExtension`` (mcp 2.x), what ``Client(extensions=[...])`` takes; ``None``
+    when the installed SDK has none."""
+    try:
+        from mcp.client import ClientExtension
+    except ImportError:
+        return None
+    extension: type = ClientExtension
+    return extension
+
+
 # --- mcp 2.x --------------------------------------------------------------------------------------
 
 
@@ -166,10 +186,6 @@ async def _open_handshake(
     from mcp import ClientSession
 
     read, write = await stack.enter_async_context(transport if transport is not None else _in_memory(server))
-    taken = inspect.signature(ClientSession).parameters
-    lacking = sorted(set(callbacks) - set(taken))
-    if lacking:
-        raise TypeError(f"this SDK's ClientSession (mcp 1.x) takes no {', '.join(lacking)}; leave it out")
     handling: Any = handler
     try:
         session = await stack.enter_async_context(ClientSession(read, write, message_handler=handling, **callbacks))
