@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SERVERS, Project, target
+from docs_text import assert_says, quoted
 
 NOTES = "first note\nsecond note\n"
 
@@ -65,6 +66,7 @@ def test_only_the_read_only_tool_is_fuzzed_and_no_file_changes(writers: Project)
         ]
     )
     result.stdout.fnmatch_lines(SKIPPED, consecutive=False)
+    assert_says(result.stdout.str(), quoted("fuzz-skipped"))
     # The read-only tool's calls were made and checked, each answered with a result; the others' none.
     result.stdout.fnmatch_lines(
         [
