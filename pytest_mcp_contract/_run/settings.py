@@ -69,7 +69,7 @@ class Settings:
     fuzz_writes: bool = False
     """Every tool is fuzzed, also those that may write (ini ``mcp_contract_fuzz_writes``): a throwaway server."""
     fuzz_allow: frozenset[str] = frozenset()
-    """Tools fuzzed whatever their hints say."""
+    """Tools fuzzed although they do not say ``readOnlyHint: true`` (they may write), by name."""
     protocol_versions: tuple[str, ...] = OFFERED
     """The versions the client offers, in order: the suite checks under each, a test's own calls use the first."""
 
