@@ -532,6 +532,63 @@ def schema_changed(tool: str, counts: Sequence[tuple[str, int]], changes: Iterab
 # --- fuzzing ---------------------------------------------------------------------------------------
 
 
+def fuzz_opt_in(tool: str) -> str:
+    """The ini line that fuzzes one tool that may write."""
+    return f"mcp_contract_fuzz_allow = {tool}"
+
+
+FUZZ_WRITES_LINE: Final = "mcp_contract_fuzz_writes = true"
+"""The ini line that fuzzes every tool, for a throwaway server."""
+
+
+def fuzz_not_fuzzed(tool: str, *, destructive: bool) -> str:
+    """Why a fuzz item skips a tool that may write, and the line that fuzzes it."""
+    why = "says destructiveHint: true" if destructive else "does not say readOnlyHint: true"
+    effect = "may delete or overwrite" if destructive else "may write"
+    return (
+        f"{tool!r} {why}, so it {effect}; fuzz it with {fuzz_opt_in(tool)} "
+        f"(or {FUZZ_WRITES_LINE} for a throwaway server)"
+    )
+
+
+def fuzz_header(fuzzed: int, skipped: int, *, writes: bool) -> str:
+    """The header's line on which of the listed tools fuzzing calls."""
+    if writes:
+        return (
+            f"mcp-contract: fuzzing every tool, also those that may write, delete or send ({FUZZ_WRITES_LINE}): "
+            "a throwaway server and data only"
+        )
+    if not skipped:
+        return (
+            f"mcp-contract: fuzzing each of the server's {fuzzed} tool{'s' * (fuzzed != 1)} (each says "
+            "readOnlyHint: true or is in mcp_contract_fuzz_allow)"
+        )
+    return (
+        f"mcp-contract: fuzzing {fuzzed} of the server's {fuzzed + skipped} tools; {skipped} may write (they do not "
+        "say readOnlyHint: true) and are skipped, each named in the summary with the line that fuzzes it"
+    )
+
+
+FUZZ_SKIPPED: Final = "not fuzzed, as they may write (no readOnlyHint: true)"
+"""The summary's label for the tools fuzzing skipped."""
+
+
+def fuzz_skipped(count: int) -> str:
+    """The summary's text on the tools fuzzing skipped (each one's line follows)."""
+    return (
+        f"{count} tool{'s' * (count != 1)}; fuzz one with its line below, or every tool with {FUZZ_WRITES_LINE} "
+        "(a throwaway server and data only)"
+    )
+
+
+READ_ONLY_HINT: Final = (
+    "say readOnlyHint: true on it in the server, so fuzzing and every client know it is safe to call "
+    "(Python SDK: @mcp.tool(annotations=ToolAnnotations(read_only_hint=True)), ToolAnnotations from mcp.types; "
+    "readOnlyHint=True on mcp 1.x)"
+)
+"""The summary's advice for a skipped tool that only reads."""
+
+
 def fuzz_found(
     tool: str,
     arguments: dict[str, Any],

@@ -201,6 +201,12 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
             f"mcp-contract: fuzzing {settings.fuzz} calls per tool, seed {settings.fuzz_seed} ({how}; "
             f"--mcp-contract-fuzz-seed {settings.fuzz_seed} searches the same way again)"
         )
+        listing = config.stash.get(LISTING, None)
+        if listing is not None and not isinstance(listing, str):  # the tools are listed before the header
+            from pytest_mcp_contract._fuzz.fuzzer import fuzzed
+
+            count = sum(fuzzed(tool, settings) for tool in listing.tools.values())
+            lines.append(messages.fuzz_header(count, len(listing.tools) - count, writes=settings.fuzz_writes))
     if settings.suite and not covers_project(config):
         lines.append(
             "mcp-contract: contract suite not collected, as this run names test paths "

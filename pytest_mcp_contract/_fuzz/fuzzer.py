@@ -65,23 +65,35 @@ class Fuzzed:
     """Violations ``mcp_contract_allow`` carries, by check id, over every call."""
 
 
-def skip_reason(tool: Tool, settings: Settings) -> str | None:
-    """Why a tool is not fuzzed: a tool that may change the world is only called when allowed by name.
+def may_write(tool: Tool) -> bool:
+    """Whether the MCP spec presumes the tool writes: it does not say ``readOnlyHint: true``.
 
-    As the MCP spec has it, ``destructiveHint`` means something only for a tool that does not say
-    ``readOnlyHint: true``; a tool that says neither is fuzzed (``mcp_contract_fuzz_readonly_only``
-    is the stricter choice).
+    A read-only tool has no side effects whatever ``destructiveHint`` says (the spec gives that
+    hint meaning only for a tool that writes); a tool that says nothing may write and destroy.
     """
-    if tool.name in settings.fuzz_allow:
+    return tool.annotations is None or tool.annotations.read_only_hint is not True
+
+
+def fuzzed(tool: Tool, settings: Settings) -> bool:
+    """Whether fuzzing calls the tool: it only reads, or the project opted it in."""
+    return not may_write(tool) or settings.fuzz_writes or tool.name in settings.fuzz_allow
+
+
+def destructive(tool: Tool) -> bool:
+    """The tool says ``destructiveHint: true`` (and it may write: not read-only)."""
+    return may_write(tool) and tool.annotations is not None and tool.annotations.destructive_hint is True
+
+
+def skip_reason(tool: Tool, settings: Settings) -> str | None:
+    """Why a tool is not fuzzed (it may write, and the project did not opt it in), or ``None``.
+
+    Random calls to a tool that writes leave commits, branches and files behind on a real server:
+    only a tool that says ``readOnlyHint: true`` is fuzzed unless ``mcp_contract_fuzz_allow`` names
+    it or ``mcp_contract_fuzz_writes`` says the server is a throwaway one.
+    """
+    if fuzzed(tool, settings):
         return None
-    hints = tool.annotations
-    read_only = hints is not None and hints.read_only_hint is True
-    allow = f"allow it with mcp_contract_fuzz_allow = {tool.name}"
-    if hints is not None and hints.destructive_hint is True and not read_only:
-        return f"{tool.name!r} says destructiveHint: true; {allow}"
-    if settings.fuzz_readonly_only and not read_only:
-        return f"{tool.name!r} does not say readOnlyHint: true (mcp_contract_fuzz_readonly_only); {allow}"
-    return None
+    return messages.fuzz_not_fuzzed(tool.name, destructive=destructive(tool))
 
 
 @dataclass

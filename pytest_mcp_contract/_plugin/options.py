@@ -107,8 +107,9 @@ def add_options(parser: pytest.Parser) -> None:
         dest="mcp_contract_fuzz",
         metavar="N",
         default=None,
-        help="Fuzz every tool: N calls with arguments generated from its input schema, shrunk to the smallest "
-        "that breaks its contract (needs the fuzz extra). Overrides ini mcp_contract_fuzz.",
+        help="Fuzz each tool that says readOnlyHint: true (others may write: see mcp_contract_fuzz_allow): N calls "
+        "with arguments generated from its input schema, shrunk to the smallest that breaks its contract (needs "
+        "the fuzz extra). Overrides ini mcp_contract_fuzz.",
     )
     group.addoption(
         "--mcp-contract-fuzz-seed",
@@ -126,15 +127,16 @@ def add_options(parser: pytest.Parser) -> None:
         default=str(DEFAULT_FUZZ_DEADLINE),
     )
     parser.addini(
-        "mcp_contract_fuzz_readonly_only",
-        "Fuzz only tools that say readOnlyHint: true (otherwise only a tool that says destructiveHint: true and not "
-        "readOnlyHint: true is left out, unless mcp_contract_fuzz_allow names it).",
+        "mcp_contract_fuzz_writes",
+        "Fuzz every tool, also those that do not say readOnlyHint: true (default: false, only those that do). "
+        "The fuzzer then calls tools that may write, delete or send with random arguments: set it only for a "
+        "throwaway server and data.",
         type="bool",
         default=False,
     )
     parser.addini(
         "mcp_contract_fuzz_allow",
-        "Tools fuzzed whatever their hints say, by name.",
+        "Tools fuzzed although they do not say readOnlyHint: true (they may write), by name.",
         type="linelist",
         default=[],
     )

@@ -20,6 +20,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._messages import label_versions
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import PROPERTY, CallTally
@@ -57,7 +58,11 @@ class ToolRecord:
     fuzz_cut_short: bool = False
     once: dict[str, set[str]] = field(default_factory=dict)
     """Cases of a tool that may write, sent under one version (``sent_under``): the versions whose verdict
-    was read from that answer (``judged``) and those that list the tool otherwise (``unjudged``)."""
+    was read from that answer (``judged``) and those it tells nothing of (``unjudged``)."""
+    fuzz_skipped: bool = False
+    """Its fuzz item skipped it: it may write, and the project did not opt it in."""
+    fuzz_destructive: bool = False
+    """It says ``destructiveHint: true``."""
 
 
 @dataclass
@@ -109,6 +114,9 @@ class ContractReport:
                 tool.fuzz_distinct += data["distinct"]
                 tool.fuzz_found = tool.fuzz_found or bool(data["violations"])
                 tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
+            elif data["kind"] == "fuzz-skipped":
+                tool.fuzz_skipped = True
+                tool.fuzz_destructive = data["destructive"]
             elif data["kind"] == "calls":
                 tool.tally.add(data, passed=passed)
             elif data["kind"] == "failure":
@@ -148,7 +156,8 @@ class ContractReport:
                 lines.append("  ".join(cells).rstrip())
         if lines:
             lines.append("")
-        return lines + [f"{label}: {text}" for label, text in self._facts()]
+        # A fact's further lines are its items, one per line, indented.
+        return lines + [f"{label}: {text}".replace("\n", "\n  ") for label, text in self._facts()]
 
     def _server_order(self) -> list[str]:
         return sorted(self.servers, key=lambda name: (name != self.main, name))
@@ -261,13 +270,14 @@ class ContractReport:
     def _fuzz_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
         """How far the generated calls reached: a fuzzed tool that only ever answered with tool
         errors had none of its results checked, which a passing item does not show."""
+        facts = ContractReport._fuzz_skipped_facts(tools)
         fuzzed = sorted((tool for tool in tools if tool.fuzzed), key=lambda tool: tool.name)
         if not fuzzed:
-            return []
+            return facts
         calls = sum(tool.fuzz_calls for tool in fuzzed)
         results = sum(tool.fuzz_results for tool in fuzzed)
         distinct = sum(tool.fuzz_distinct for tool in fuzzed)
-        facts = [("generated calls", f"{calls} ({distinct} distinct), answered with a result: {results}")]
+        facts.insert(0, ("generated calls", f"{calls} ({distinct} distinct), answered with a result: {results}"))
         # A tool with a finding has its failure to show instead.
         stuck = [
             f"{tool.shown} ({tool.fuzz_calls} calls)" for tool in fuzzed if not (tool.fuzz_results or tool.fuzz_found)
@@ -291,12 +301,30 @@ class ContractReport:
             )
         return facts
 
+    @staticmethod
+    def _fuzz_skipped_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+        """The tools fuzzing left out as they may write, each with the ini line that opts it in."""
+        skipped = sorted((tool for tool in tools if tool.fuzz_skipped), key=lambda tool: tool.name)
+        if not skipped:
+            return []
+        lines = [
+            f"{tool.shown}{' (says destructiveHint: true)' if tool.fuzz_destructive else ''}: "
+            + messages.fuzz_opt_in(tool.shown)
+            for tool in skipped
+        ]
+        return [
+            (messages.FUZZ_SKIPPED, "\n".join([messages.fuzz_skipped(len(skipped)), *lines])),
+            ("a tool of these that only reads", messages.READ_ONLY_HINT),
+        ]
+
     def markdown(self, target: str) -> str:
         # Tools the generated suite snapshotted, i.e. that the server listed (none if it did not run).
         listed = sum(1 for tool in self.servers.get(self.main, {}).values() if tool.schema is not None)
         about = f" (`{self.main}`): {_plural(listed, 'tool')}" if listed else ""
         out = ["# MCP contract report", "", f"Configured server `{target}`{about}.", ""]
-        out += [f"- {label[:1].upper()}{label[1:]}: {text}" for label, text in self._facts()]  # keeps JSON, BREAKING
+        out += [  # keeps JSON, BREAKING; a fact's further lines are its items
+            f"- {label[:1].upper()}{label[1:]}: {text}".replace("\n", "\n  - ") for label, text in self._facts()
+        ]
         several = len(self.servers) > 1
         for server in self._server_order():
             tools = self._tools_of(server)

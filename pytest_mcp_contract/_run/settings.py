@@ -66,9 +66,10 @@ class Settings:
     """``fuzz_seed`` was chosen for this run, not given: the header says so, to repeat it."""
     fuzz_deadline: float = DEFAULT_FUZZ_DEADLINE
     """Seconds of fuzzing per tool."""
-    fuzz_readonly_only: bool = False
+    fuzz_writes: bool = False
+    """Every tool is fuzzed, also those that may write (ini ``mcp_contract_fuzz_writes``): a throwaway server."""
     fuzz_allow: frozenset[str] = frozenset()
-    """Tools fuzzed whatever their hints say."""
+    """Tools fuzzed although they do not say ``readOnlyHint: true`` (they may write), by name."""
     protocol_versions: tuple[str, ...] = OFFERED
     """The versions the client offers, in order: the suite checks under each, a test's own calls use the first."""
 
@@ -98,10 +99,19 @@ INI_KEYS: Final = (
     "mcp_contract_cases",
     "mcp_contract_fuzz",
     "mcp_contract_fuzz_deadline",
-    "mcp_contract_fuzz_readonly_only",
+    "mcp_contract_fuzz_writes",
     "mcp_contract_fuzz_allow",
 )
 """Every ini key the plugin registers (``_plugin.options``), to name the one a typo meant."""
+
+REMOVED_KEYS: Final = {
+    "mcp_contract_fuzz_readonly_only": (
+        "fuzzing only the tools that say readOnlyHint: true is now the default, so remove the line. "
+        "To fuzz a tool that may write, name it: mcp_contract_fuzz_allow = TOOL; to fuzz every tool, on a "
+        "throwaway server and data only: mcp_contract_fuzz_writes = true"
+    ),
+}
+"""Keys the plugin once had: a project that still sets one is told what became of it."""
 
 
 def _check_keys(config: pytest.Config) -> None:
@@ -115,6 +125,9 @@ def _check_keys(config: pytest.Config) -> None:
     for key in dict.fromkeys([*in_file, *overridden]):
         if key in INI_KEYS:
             continue
+        where = f" (in {config.inipath.name})" if config.inipath is not None and key in in_file else ""
+        if key in REMOVED_KEYS:
+            raise pytest.UsageError(f"{key}{where} is no longer an option of pytest-mcp-contract: {REMOVED_KEYS[key]}")
         close = _meant(key)
         if not (key.startswith("mcp_contract") or close):
             continue
@@ -123,7 +136,6 @@ def _check_keys(config: pytest.Config) -> None:
             continue
         except ValueError:
             pass
-        where = f" (in {config.inipath.name})" if config.inipath is not None and key in in_file else ""
         meant = f"did you mean {close}? " if close else ""
         raise pytest.UsageError(
             f"{key}{where} is no option of pytest-mcp-contract: {meant}Its ini options are {', '.join(INI_KEYS)}."
@@ -201,7 +213,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
         fuzz_seed=seed,
         fuzz_seed_chosen=chosen,
         fuzz_deadline=fuzz_deadline,
-        fuzz_readonly_only=bool(config.getini("mcp_contract_fuzz_readonly_only")),
+        fuzz_writes=bool(config.getini("mcp_contract_fuzz_writes")),
         fuzz_allow=frozenset(
             word for line in cast("list[str]", config.getini("mcp_contract_fuzz_allow")) for word in line.split()
         ),

@@ -403,11 +403,13 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
 
     def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
-        from pytest_mcp_contract._fuzz.fuzzer import fuzz_tool, skip_reason
+        from pytest_mcp_contract._fuzz.fuzzer import destructive, fuzz_tool, skip_reason
 
         tool = _listed(request, tool_name)
         reason = skip_reason(tool, settings)
         if reason is not None:
+            # For the summary, which names every tool left out with the line that opts it in.
+            record(request.node, "fuzz-skipped", server=_name(settings), tool=tool_name, destructive=destructive(tool))
             pytest.skip(reason)
         fuzzed = fuzz_tool(
             _client(request),

@@ -322,7 +322,8 @@ def test_callbacks_wrong_for_a_server_chosen_later_stop_the_run_as_a_usage_error
 
 
 def test_fuzzing_skips_a_tool_that_needs_a_capability_the_client_lacks(project: Project) -> None:
-    project.configure(target("asks"), suite=True)
+    # Its tools say no readOnlyHint; an in-process server of the test's own is a throwaway one.
+    project.configure(target("asks"), suite=True, mcp_contract_fuzz_writes="true")
     result = project.run("--mcp-contract-fuzz", "5", "-k", "fuzz", "-rs")
     result.assert_outcomes(skipped=3, deselected=6)
     result.stdout.fnmatch_lines(

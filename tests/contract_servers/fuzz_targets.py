@@ -15,6 +15,9 @@ from pydantic import BaseModel, Field
 
 mcp = MCPServer("fuzz-targets", log_level="WARNING")
 
+READ_ONLY = ToolAnnotations(read_only_hint=True)
+"""The tools the tests fuzz read only, and say so: fuzzing calls no other tool unless the project opts it in."""
+
 STOCK = {"apple": 3, "pear": 0}
 
 
@@ -22,7 +25,7 @@ def _fixed() -> bool:
     return os.environ.get("FUZZ_FIXED") == "1"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def average(values: list[float]) -> float:
     """NaN for an empty list (the text says NaN, structured_content holds null): breaks -> float."""
     if not values:
@@ -32,7 +35,7 @@ def average(values: list[float]) -> float:
     return math.fsum(values) / len(values)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def stock(item: str) -> int:
     """None for an unknown item: the SDK refuses the return value and answers with an error."""
     count = STOCK.get(item)
@@ -41,7 +44,7 @@ def stock(item: str) -> int:
     return count  # type: ignore[return-value]
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def strict_echo(text: str) -> str:
     """A JSON-RPC error for text the input schema allows (empty): an input-crash."""
     if not text and not _fixed():
@@ -54,7 +57,7 @@ class Reading(BaseModel):
     celsius: float = Field(ge=-90, le=60)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def reading(station: str, celsius: float) -> Reading:
     """Healthy: out-of-range input is a tool error, in-range input a valid result."""
     if not -90 <= celsius <= 60:
@@ -62,13 +65,13 @@ def reading(station: str, celsius: float) -> Reading:
     return Reading(station=station, celsius=celsius)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def tags(words: list[str], limit: int = 3) -> list[str]:
     """Healthy: a list result, one text block per item."""
     return sorted(set(words))[: max(limit, 0)]
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def flag(note: str | None, on: bool) -> str:
     """An empty answer that is no string: when on without a note, it returns None (the SDK refuses it)."""
     if on and note is None and not _fixed():
@@ -76,7 +79,7 @@ def flag(note: str | None, on: bool) -> str:
     return f"{note}:{on}"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def observe(station: str) -> Reading:
     """An unknown station's reading with no temperature: the SDK refuses the model it is given."""
     if station not in STOCK and not _fixed():
@@ -84,13 +87,13 @@ def observe(station: str) -> Reading:
     return Reading(station=station, celsius=11.0)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def builds_its_own(station: str) -> Reading:
     """Healthy: a model the tool builds itself and fails to build is the tool's own error, not a refusal."""
     return Reading(station=station, celsius=float(len(station)) * 100)  # over 60: pydantic raises in the tool
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def logo(name: str) -> Image:
     """Healthy under fuzzing: the file is missing, so the SDK's conversion raises FileNotFoundError, a
     crash like any other (a tool error), not the SDK refusing a value its output model rejects."""
@@ -106,7 +109,7 @@ def wipe(table: str) -> str:
 FORECASTS = {"Oslo": -2.0, "Lima": 18.5}
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def forecast(city: str, days: int) -> float:
     """Breaks only for a city it knows (named in a case, never guessed) and days=0: NaN."""
     if city not in FORECASTS:
@@ -116,7 +119,7 @@ def forecast(city: str, days: int) -> float:
     return FORECASTS[city] + days
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def lookup(key: str) -> str:
     """Hangs for an empty key: no answer within the call timeout is an input-crash."""
     if not key and not _fixed():
@@ -127,7 +130,7 @@ async def lookup(key: str) -> str:
 CALLS = {"moody": 0}
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def moody(word: str) -> int:
     """Breaks on its third call only, whatever the arguments: not reproducible, so flaky."""
     CALLS["moody"] += 1
@@ -147,7 +150,8 @@ OVER_STDIO = {"on": False}
 
 @mcp.tool()
 def shutdown(code: int) -> int:
-    """Over stdio, code 0 ends the server's process under the call (in process it would end pytest)."""
+    """Over stdio, code 0 ends the server's process under the call (in process it would end pytest). Not
+    read-only (it ends the server): its test fuzzes it by name."""
     if code == 0 and OVER_STDIO["on"] and not _fixed():
         os._exit(3)
     return code

@@ -98,7 +98,10 @@ def test_a_destructive_tool_is_not_fuzzed_unless_allowed_by_name(fuzzing: Projec
     result = fuzzing.run("--mcp-contract-fuzz", "5", "-k", "fuzz and wipe", "-rs")
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(
-        ["SKIPPED [[]1[]] *: 'wipe' says destructiveHint: true; allow it with mcp_contract_fuzz_allow = wipe"]
+        [
+            "SKIPPED [[]1[]] *: 'wipe' says destructiveHint: true, so it may delete or overwrite; fuzz it with "
+            "mcp_contract_fuzz_allow = wipe (or mcp_contract_fuzz_writes = true for a throwaway server)"
+        ]
     )
     # Allowed, it is called (every call to it is an input-crash). It never got past an error, but its
     # failure says why: the summary does not add that it needs examples.
@@ -106,16 +109,6 @@ def test_a_destructive_tool_is_not_fuzzed_unless_allowed_by_name(fuzzing: Projec
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["generated calls: *, answered with a result: 0"])
     result.stdout.no_fnmatch_line("fuzzed tools that never got past*")
-
-
-def test_readonly_only_skips_tools_that_do_not_say_so(fuzzing: Project) -> None:
-    result = fuzzing.run(
-        "--mcp-contract-fuzz", "5", "-k", "fuzz and tags", "-o", "mcp_contract_fuzz_readonly_only=true", "-rs"
-    )
-    result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(
-        ["SKIPPED [[]1[]] *: 'tags' does not say readOnlyHint: true (mcp_contract_fuzz_readonly_only); *"]
-    )
 
 
 def test_the_example_server_survives_a_thousand_generated_calls(pytester: pytest.Pytester, example: Path) -> None:
@@ -370,7 +363,10 @@ def test_a_server_that_dies_under_a_call_is_an_input_crash_and_so_is_its_replay(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("FUZZ_FIXED", raising=False)
-    project.configure(f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}", suite=True)
+    # shutdown ends the server: no read-only tool, so fuzzed by name.
+    project.configure(
+        f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}", suite=True, mcp_contract_fuzz_allow="shutdown"
+    )
     project.tests("def test_plain():\n    pass\n")
     for searched in (True, False):  # then replayed from the record: the same finding, not a traceback
         result = project.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and shutdown")
@@ -423,10 +419,11 @@ def test_a_violation_a_case_expects_fails_no_fuzz_item(fuzzing: Project) -> None
 RATIO = """
 import math
 from mcp.server import MCPServer
+from mcp.types import ToolAnnotations
 
 mcp = MCPServer("ratio", log_level="ERROR")
 
-@mcp.tool()
+@mcp.tool(annotations=ToolAnnotations(read_only_hint=True))
 def ratio(n: int) -> float:
     return math.nan if n == 0 else 1 / n
 """

@@ -26,6 +26,7 @@ OTHER_NAMES = {
     "mcp_contract_callbacks",  # the hook, pytest_mcp_contract_callbacks
     "mcp_contract_report",  # --mcp-contract-report's dest
     "mcp_contract_sever",  # the configuration page's example of a typo
+    "mcp_contract_fuzz_readonly_only",  # a removed key: fuzzing.md says it is now the default
 }
 
 

@@ -175,7 +175,7 @@ def test_a_schema_change_the_way_the_snapshots_page_makes_it(pytester: pytest.Py
 def test_a_removed_tool(pytester: pytest.Pytester, in_example: Path) -> None:
     edit_file(
         in_example / "src" / "weather_service" / "server.py",
-        "@mcp.tool(annotations=READS)\ndef city_temperatures",
+        "@mcp.tool(annotations=READ_ONLY)\ndef city_temperatures",
         "def city_temperatures",
     )
     edit_file(in_example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")

@@ -49,7 +49,7 @@ def test_a_pull_request_that_changes_a_field(pytester: pytest.Pytester, example:
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist-2"])
 def test_a_pull_request_that_removes_a_tool(pytester: pytest.Pytester, example: Path, workers: list[str]) -> None:
     server = example / "src" / "weather_service" / "server.py"
-    edit_file(server, "@mcp.tool(annotations=READS)\ndef city_temperatures", "def city_temperatures")
+    edit_file(server, "@mcp.tool(annotations=READ_ONLY)\ndef city_temperatures", "def city_temperatures")
     edit_file(example / "tests" / "test_weather.py", "def test_city_temperatures", "def _city_temperatures")
     cases = example / "contract_cases.toml"
     edit_file(cases, '[[case]]\ntool = "city_temperatures"\narguments = { cities = ["London", "Oslo"] }\n', "")
@@ -93,7 +93,7 @@ def test_a_fixed_bug_turns_its_marker_red(pytester: pytest.Pytester, example: Pa
 def test_a_removed_tool_still_named_in_the_cases_file_stops_the_run(pytester: pytest.Pytester, example: Path) -> None:
     edit_file(
         example / "src" / "weather_service" / "server.py",
-        "@mcp.tool(annotations=READS)\ndef daily_forecast",
+        "@mcp.tool(annotations=READ_ONLY)\ndef daily_forecast",
         "def daily_forecast",
     )
     result = _run(pytester, example)

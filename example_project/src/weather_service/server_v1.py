@@ -18,8 +18,10 @@ from pydantic import BaseModel, Field
 from weather_service import upstream
 
 mcp = FastMCP("weather-v1", instructions="Current weather and forecasts for a few cities.", log_level="WARNING")
-READS = ToolAnnotations(readOnlyHint=True)
-"""Every tool here only reads: clients (and fuzzing) may call them freely."""
+
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True)
+"""Every tool here only reads, and says so: clients (and --mcp-contract-fuzz) may call them freely."""
 
 
 # --- healthy tools ---------------------------------------------------------------------------
@@ -52,7 +54,7 @@ class HourlyReading(BaseModel):
     temperature: float
 
 
-@mcp.tool(annotations=READS)
+@mcp.tool(annotations=READ_ONLY)
 def get_weather(city: Annotated[str, Field(examples=["London", "Lisbon"])]) -> WeatherData:
     """Current weather for a city (a BaseModel result). Its examples become generated contract calls."""
     try:
@@ -62,27 +64,27 @@ def get_weather(city: Annotated[str, Field(examples=["London", "Lisbon"])]) -> W
     return WeatherData(city=city, **{key: data[key] for key in ("temperature", "humidity", "conditions")})
 
 
-@mcp.tool(annotations=READS)
+@mcp.tool(annotations=READ_ONLY)
 def temperature(city: str) -> float:
     """Current temperature in °C (a scalar, wrapped as {"result": ...})."""
     return float(upstream.city(city)["temperature"])
 
 
-@mcp.tool(annotations=READS)
+@mcp.tool(annotations=READ_ONLY)
 def station_reading(station: str) -> StationReading:
     """The latest reading of a weather station (the gust is not always measured)."""
     raw = upstream.STATIONS[station]
     return StationReading(station=station, celsius=raw["celsius"], gust=raw.get("gust"))
 
 
-@mcp.tool(annotations=READS)
+@mcp.tool(annotations=READ_ONLY)
 def daily_forecast(city: str, day: int = 1) -> DayForecast:
     """The forecast for one day ahead (a dataclass)."""
     base = upstream.city(city)["temperature"]
     return DayForecast(day=day, high=base + 3 + day, low=base - 4)
 
 
-@mcp.tool(annotations=READS)
+@mcp.tool(annotations=READ_ONLY)
 def hourly(city: str, hours: Annotated[int, Field(ge=0, le=48)] = 3) -> list[HourlyReading]:
     """Hour-by-hour temperatures (a list of models: one text block per item)."""
     # Bounded: fuzzing found that hours=10**6 keeps a call busy for seconds.
@@ -90,13 +92,13 @@ def hourly(city: str, hours: Annotated[int, Field(ge=0, le=48)] = 3) -> list[Hou
     return [HourlyReading(hour=hour, temperature=base + hour * 0.5) for hour in range(hours)]
 
 
-@mcp.tool(annotations=READS)
+@mcp.tool(annotations=READ_ONLY)
 def city_temperatures(cities: list[str]) -> dict[str, float]:
     """Temperatures for several cities at once (a dict[str, float])."""
     return {name: upstream.city(name)["temperature"] for name in cities}
 
 
-@mcp.tool(annotations=READS, structured_output=False)
+@mcp.tool(annotations=READ_ONLY, structured_output=False)
 def weather_report(city: str) -> str:
     """A short report for people to read; text only, on purpose (structured_output=False)."""
     data = upstream.city(city)
