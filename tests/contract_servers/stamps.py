@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from mcp.server.mcpserver import Context, MCPServer, require_client_extension
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel
 
 server = MCPServer("stamps", log_level="WARNING")
@@ -16,7 +17,7 @@ class Stamped(BaseModel):
     stamp: str
 
 
-@server.tool()
+@server.tool(annotations=ToolAnnotations(read_only_hint=True))  # fuzzed by the tests
 async def stamp(text: str, ctx: Context) -> Stamped:
     """Stamps a text; asks the client to have declared the stamps extension."""
     require_client_extension(ctx.request_context, "com.example/stamps")
