@@ -61,6 +61,7 @@ from pytest_mcp_contract._servers.kinds import (
     server_label,
     server_name,
 )
+from pytest_mcp_contract._servers.stdio import StdioTarget
 from pytest_mcp_contract._servers.stdio_pipe import StdoutFault, Unreadable
 
 if TYPE_CHECKING:
@@ -74,6 +75,10 @@ _SDK_REFUSED: Final = "Handler returned an invalid result"
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
+
+MAX_RESTARTS: Final = 3
+"""Times a run has a server back after it went away under a call (``_run.pool``): a server that
+crashes on every call must not be started again for each of hundreds of tests."""
 
 
 @public
@@ -294,7 +299,7 @@ class ContractSession:
                             f"tools/call {name!r}",
                             error,
                             "the tool crashed or killed the server.",
-                            messages.LATER_CALLS,
+                            messages.later_calls(MAX_RESTARTS, started=self.started_here),
                         )
                     raise
             if self.connection is not None:
@@ -336,8 +341,9 @@ class ContractSession:
 
     async def _went_away(self, during: str, error: BaseException, why: str, then: str = "") -> NoReturn:
         __tracebackhide__ = True
-        self._gone = f"it closed the connection during {during}"
-        hint = await self._hint(error)
+        hint = await self._hint(error)  # waits a moment for the exit code, which the next line names too
+        ended = self.connection.ended() if self.connection is not None else ""
+        self._gone = f"it {ended or 'closed the connection'} during {during}"
         raise SessionError(
             messages.closed_under_us(server_label(self.server), during, why, hint, then=then, stderr=self._stderr())
         ) from None
@@ -348,10 +354,24 @@ class ContractSession:
             return self._gone_error()
         explained = _explain(single(error)) if error is not None else None
         self._gone = f"the connection broke during {during}" if during else "the connection broke"
-        return SessionError(messages.connection_broke(server_label(self.server), during, explained, self._stderr()))
+        then = messages.later_calls(MAX_RESTARTS, started=self.started_here)
+        return SessionError(
+            messages.connection_broke(server_label(self.server), during, explained, self._stderr(), then=then)
+        )
 
     def _gone_error(self) -> SessionError:
-        return SessionError(messages.server_gone(server_label(self.server), str(self._gone)))
+        return SessionError(messages.server_gone(server_label(self.server), str(self._gone), started=self.started_here))
+
+    @property
+    def gone(self) -> str | None:
+        """Why the server can no longer be reached (``it exited with code 3 during tools/call 'x'``), once
+        it went away; a session in that state is replaced by the pool for the next test."""
+        return self._gone
+
+    @property
+    def started_here(self) -> bool:
+        """Whether the server is a process this session started (a command), which a new session starts again."""
+        return isinstance(self.server, StdioTarget)
 
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 

@@ -121,6 +121,14 @@ class McpContract(ClientFace):
             wrapper(), limit, lambda: TimeoutError(f"no answer within {limit:g} s"), label="an awaitable given to run()"
         )
 
+    @property
+    def gone(self) -> str | None:
+        """Why the server can no longer be reached, once it went away under a call (or the connection
+        broke between calls); ``None`` while the session works."""
+        if self._session.gone is None and self._host.ended:
+            return "the connection broke"
+        return self._session.gone
+
     def close(self) -> None:
         """End the session (the fixture does this at the end of its scope)."""
         self._host.close(self._session.timeout)
