@@ -236,6 +236,7 @@ def stdout_noise(server: str, when: str, line: str | None, why: str) -> str:
 
 # --- the session -----------------------------------------------------------------------------------
 
+
 def later_calls(limit: int, *, started: bool) -> str:
     """After a server went away under a call: what becomes of the test's later calls, and of the next test's."""
     return (

@@ -84,13 +84,10 @@ class SessionPool:
         else:
             if current is not None:
                 self._close(key, current)
-            contract = next(
-                (one for one in self._spare if one.server is server and one.session.version == version), None
-            )
-            if contract is not None:
-                self._spare.remove(contract)
-            else:
-                contract = self._open_once(server, f"test {request.node.nodeid}", version)
+            spare = next((one for one in self._spare if one.server is server and one.session.version == version), None)
+            if spare is not None:
+                self._spare.remove(spare)
+            contract = spare or self._open_once(server, f"test {request.node.nodeid}", version)
         self._open[key] = contract
         node.addfinalizer(lambda: self._close(key, contract))
         return contract
