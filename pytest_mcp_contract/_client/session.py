@@ -80,6 +80,10 @@ MAX_RESTARTS: Final = 3
 """Times a run has a server back after it went away under a call (``_run.pool``): a server that
 crashes on every call must not be started again for each of hundreds of tests."""
 
+PROBE_TIMEOUT: Final = 5.0
+"""Seconds a server whose call timed out has to answer ``tools/list`` when the next test needs it,
+before it is taken for gone (a server blocked as a whole, not one tool stuck in a thread)."""
+
 
 @public
 class SessionError(McpContractError, RuntimeError):
@@ -144,6 +148,8 @@ class ContractSession:
         """Whether a ``stdout-noise`` violation was reported: once per session, however many lines."""
         self._gone: str | None = None
         """Why the server can no longer be reached, once it closed the connection."""
+        self._unanswered: str | None = None
+        """The call that timed out last, until someone asks whether the server still answers."""
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
 
@@ -333,7 +339,18 @@ class ContractSession:
     def timed_out(self, name: str, limit: float) -> ToolTimeoutError:
         """The error for a call that did not answer in time, naming a flood of output if there was one."""
         meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
+        self._unanswered = f"tools/call {name!r}"
         return ToolTimeoutError(name, limit, meanwhile)
+
+    def take_unanswered(self) -> str | None:
+        """The call that timed out since the last time this was asked (``tools/call 'x'``), or ``None``."""
+        unanswered, self._unanswered = self._unanswered, None
+        return unanswered
+
+    def stopped_answering(self, during: str, within: float) -> str:
+        """Take the server for gone: after ``during`` timed out, ``tools/list`` got no answer within ``within`` s."""
+        self._gone = f"it stopped answering: {during} timed out, and tools/list got no answer within {within:g} s"
+        return self._gone
 
     def _closed_under_us(self, error: BaseException) -> bool:
         """Whether a server of its own process or endpoint closed the connection (in process, none can)."""

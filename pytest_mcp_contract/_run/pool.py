@@ -75,7 +75,7 @@ class SessionPool:
         key = f"{node.nodeid}@{version}"
         current = self._open.get(key)
         if current is not None and current.server is server:
-            gone = current.gone
+            gone = current.gone or current.unresponsive()
             if gone is None:
                 return current
             with contextlib.suppress(Exception):  # its end was told by the test it failed

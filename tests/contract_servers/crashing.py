@@ -2,6 +2,8 @@
 
 python crashing.py                  ``crash`` exits with code 3; ``before`` and ``later`` answer
 python crashing.py --every-call     every tool's call exits with code 5
+python crashing.py --freezes        also lists ``freeze``, which blocks the whole server for good, and
+                                    ``stuck``, which blocks only its own worker thread
 
 Every process started appends its pid to the file ``$CRASHING_PIDS`` (when set), so a test can see how
 often it was started and that none outlives the run. Each tool's input schema has an example, so the
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from typing import Annotated
 
 from mcp.server import MCPServer
@@ -47,6 +50,23 @@ def later(word: Word) -> int:
     """Answers with the pid of the server's process."""
     _dies_on_every_call()
     return os.getpid()
+
+
+async def freeze(word: Word) -> int:
+    """Blocks the server's event loop, so it answers nothing more (a sync tool would block only its thread)."""
+    time.sleep(3600)
+    return 0
+
+
+def stuck(word: Word) -> int:
+    """Blocks the worker thread a sync tool runs in: the server goes on answering other calls."""
+    time.sleep(3600)
+    return 0
+
+
+if "--freezes" in sys.argv:
+    server.tool()(freeze)
+    server.tool()(stuck)
 
 
 if __name__ == "__main__":

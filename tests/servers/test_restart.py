@@ -148,6 +148,52 @@ def test_a_server_that_crashes_on_every_call_is_started_again_up_to_the_limit_th
     assert _left_running(started) == []
 
 
+def test_a_server_that_stops_answering_is_started_again_but_one_with_a_stuck_tool_goes_on(
+    project: Project, pids: Path
+) -> None:
+    project.configure(f"{CRASHING} --freezes", mcp_contract_timeout="2")
+    project.tests(
+        """
+        FIRST = []
+
+        def pid(mcp_contract):
+            return mcp_contract.call_tool("before", {"word": "a"}).structured_content["result"]
+
+        def test_before(mcp_contract):
+            FIRST.append(pid(mcp_contract))
+
+        def test_stuck(mcp_contract):
+            mcp_contract.call_tool("stuck", {"word": "a"})
+
+        def test_same_server(mcp_contract):
+            # One tool's thread is stuck, the server still answers: no false alarm, no restart.
+            assert pid(mcp_contract) == FIRST[0]
+
+        def test_freeze(mcp_contract):
+            mcp_contract.call_tool("freeze", {"word": "a"})
+
+        def test_after(mcp_contract):
+            assert pid(mcp_contract) != FIRST[0]
+        """
+    )
+    result = project.run("-p", "no:randomly")
+    result.assert_outcomes(passed=3, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ToolTimeoutError: tool 'stuck' did not answer within 2 s, so the call was "
+            "abandoned and the session goes on.*",
+            "E       pytest_mcp_contract.ToolTimeoutError: tool 'freeze' did not answer within 2 s, so the call was "
+            "abandoned and the session goes on.*",
+            f"server restarts: 1 (the stdio server '{CRASHING} --freezes': it stopped answering: tools/call 'freeze' "
+            "timed out, and tools/list got no answer within 2 s)",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*did not close within*")  # the frozen server was ended in time
+    started = _started(pids)
+    assert len(started) == 2
+    assert _left_running(started) == []
+
+
 def test_restarts_on_xdist_workers_add_up_in_the_summary(project: Project, pids: Path) -> None:
     project.configure(CRASHING)
     crash_then_after = """
