@@ -7,13 +7,14 @@ often the server was started, and that none of them outlives the run (as in ``te
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from pathlib import Path
 
 import pytest
 from conftest import SERVERS, Project, running
-from docs_text import assert_says, quoted_rows
+from docs_text import ROOT, assert_says, quoted_rows
 
 from pytest_mcp_contract._client.session import MAX_RESTARTS
 from pytest_mcp_contract._contract.versions import OFFERED
@@ -216,7 +217,7 @@ def test_restarts_on_xdist_workers_add_up_in_the_summary(project: Project, pids:
     assert _left_running(started) == []
 
 
-def test_the_markdown_report_counts_the_restarts(project: Project, pids: Path) -> None:
+def test_the_markdown_report_and_the_junit_xml_carry_the_restarts(project: Project, pids: Path) -> None:
     project.configure(CRASHING)
     project.tests(
         """
@@ -227,10 +228,17 @@ def test_the_markdown_report_counts_the_restarts(project: Project, pids: Path) -
             mcp_contract.call_tool("later", {"word": "a"})
         """
     )
-    project.run("-p", "no:randomly", "--mcp-contract-report", "contract.md").assert_outcomes(passed=1, failed=1)
+    result = project.run("-p", "no:randomly", "--mcp-contract-report", "contract.md", "--junitxml", "junit.xml")
+    result.assert_outcomes(passed=1, failed=1)
+    cause = "it exited with code 3 during tools/call 'crash'"
     report = (project.pytester.path / "contract.md").read_text()
-    assert (
-        f"- Server restarts: 1 (the stdio server '{CRASHING}': it exited with code 3 during tools/call 'crash')\n"
-        in report
-    )
+    assert f"- Server restarts: 1 (the stdio server '{CRASHING}': {cause})\n" in report
+    # On the test it was started again for, as report-and-ci.md shows it.
+    junit = (project.pytester.path / "junit.xml").read_text().replace("&quot;", '"').replace("&apos;", "'")
+    record = f'{{"cause": "{cause}", "kind": "restart", "server": "the stdio server \'{CRASHING}\'"}}'
+    assert junit.index(record) > junit.index('name="test_after"')
+    page = (ROOT / "docs" / "report-and-ci.md").read_text(encoding="utf-8")
+    shown = re.search(r'`(\{"cause": [^`]*)`', page)
+    assert shown is not None
+    assert_says(record, shown.group(1))
     assert _left_running(_started(pids)) == []
