@@ -98,9 +98,7 @@ class SessionPool:
         from pytest_mcp_contract._client.session import MAX_RESTARTS
         from pytest_mcp_contract._servers.kinds import server_label
 
-        restarts = self._restarts.get(id(server))
-        if restarts is None or restarts.server is not server:
-            restarts = self._restarts[id(server)] = _Restarts(server)
+        restarts = self._restarts.setdefault(id(server), _Restarts(server))
         restarts.last = cause
         if restarts.count >= MAX_RESTARTS:
             if not restarts.exhausted:
@@ -118,7 +116,7 @@ class SessionPool:
         from pytest_mcp_contract._servers.stdio import StdioTarget
 
         restarts = self._restarts.get(id(server))
-        if restarts is None or restarts.server is not server or not restarts.exhausted:
+        if restarts is None or not restarts.exhausted:
             return
         started = isinstance(server, StdioTarget)
         raise SessionError(messages.restart_limit(server_label(server), MAX_RESTARTS, restarts.last, started=started))

@@ -207,7 +207,7 @@ def test_restarts_on_xdist_workers_add_up_in_the_summary(project: Project, pids:
     project.tests(crash_then_after, name="test_one")
     project.tests(crash_then_after, name="test_two")
     # Each file on one worker, in its order: each crash is followed by a restart, however the files are shared.
-    result = project.run("-n", "2", "--dist", "loadfile")
+    result = project.run("-p", "no:randomly", "-n", "2", "--dist", "loadfile")
     result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(
         [f"server restarts: 2 (the stdio server '{CRASHING}': it exited with code 3 during tools/call 'crash' x2)"]
