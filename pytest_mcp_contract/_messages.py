@@ -237,8 +237,11 @@ def stdout_noise(server: str, when: str, line: str | None, why: str) -> str:
 # --- the session -----------------------------------------------------------------------------------
 
 
-def later_calls(limit: int, *, started: bool) -> str:
-    """After a server went away under a call: what becomes of the test's later calls, and of the next test's."""
+def later_calls(limit: int | None, *, started: bool) -> str:
+    """After a server went away under a call: what becomes of the test's later calls, and of the next test's
+    (``limit``: how often the fixture's pool has it back; ``None`` for a session of its own, which no one renews)."""
+    if limit is None:
+        return "Later calls on this session fail the same way; fix the crash, then rerun."
     return (
         f"Later calls in this test fail the same way; the next test that needs the server {_again(started)} "
         f"(at most {limit} times a run). Fix the crash, then rerun."
@@ -302,7 +305,12 @@ def connection_broke(server: str, during: str | None, explained: str | None, std
     )
 
 
-def server_gone(server: str, why: str, *, started: bool) -> str:
+def server_gone(server: str, why: str, *, pooled: bool, started: bool) -> str:
+    if not pooled:
+        return (
+            f"the server is gone: {server} cannot be reached, as {why} (the failure of that call shows why). "
+            "Fix that crash, then rerun."
+        )
     return (
         f"the server is gone: {server} cannot be reached, as {why} earlier in this test (the failure of that call "
         f"shows why). The next test that needs it {_again(started)}; fix the crash, then rerun."

@@ -148,6 +148,9 @@ class ContractSession:
         """Whether a ``stdout-noise`` violation was reported: once per session, however many lines."""
         self._gone: str | None = None
         """Why the server can no longer be reached, once it closed the connection."""
+        self.pooled = False
+        """Whether the ``mcp_contract`` fixture's pool hands this session out, and so gives the next test a
+        new one once the server went away (a session of the async fixture or of a script has no next one)."""
         self._unanswered: str | None = None
         """The call that timed out last, until someone asks whether the server still answers."""
         self._tools: dict[str, Tool] = {}
@@ -305,7 +308,7 @@ class ContractSession:
                             f"tools/call {name!r}",
                             error,
                             "the tool crashed or killed the server.",
-                            messages.later_calls(MAX_RESTARTS, started=self.started_here),
+                            self._later_calls(),
                         )
                     raise
             if self.connection is not None:
@@ -371,13 +374,17 @@ class ContractSession:
             return self._gone_error()
         explained = _explain(single(error)) if error is not None else None
         self._gone = f"the connection broke during {during}" if during else "the connection broke"
-        then = messages.later_calls(MAX_RESTARTS, started=self.started_here)
+        then = self._later_calls()
         return SessionError(
             messages.connection_broke(server_label(self.server), during, explained, self._stderr(), then=then)
         )
 
     def _gone_error(self) -> SessionError:
-        return SessionError(messages.server_gone(server_label(self.server), str(self._gone), started=self.started_here))
+        label = server_label(self.server)
+        return SessionError(messages.server_gone(label, str(self._gone), pooled=self.pooled, started=self.started_here))
+
+    def _later_calls(self) -> str:
+        return messages.later_calls(MAX_RESTARTS if self.pooled else None, started=self.started_here)
 
     @property
     def gone(self) -> str | None:

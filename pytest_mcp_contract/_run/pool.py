@@ -126,7 +126,9 @@ class SessionPool:
         first); the caller closes it, or hands it to :meth:`keep`."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
-        return McpContract(server, **self.session_options(server), version=version or self.first_version)
+        contract = McpContract(server, **self.session_options(server), version=version or self.first_version)
+        contract.session.pooled = True  # its failures tell of the next test's new session
+        return contract
 
     def session_options(self, server: object) -> dict[str, Any]:
         """How a session to ``server`` is opened, sync or async: the run's settings, its triage, the

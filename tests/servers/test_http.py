@@ -212,9 +212,8 @@ def test_the_async_fixture_names_the_tool_when_the_server_dies_mid_call(project:
     result.stdout.fnmatch_lines(
         [
             f"E       pytest_mcp_contract.SessionError: the HTTP endpoint '{url}' closed the connection during "
-            "tools/call 'die': the tool crashed or killed the server. Later calls in this test fail the same way; "
-            "the next test that needs the server opens a new session to it (at most 3 times a run). Fix the crash, "
-            "then rerun.",
+            "tools/call 'die': the tool crashed or killed the server. Later calls on this session fail the same "
+            "way; fix the crash, then rerun.",
         ]
     )
 
