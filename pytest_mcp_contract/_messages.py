@@ -370,7 +370,22 @@ def stdout_noise(server: str, when: str, line: str | None, why: str) -> str:
 
 # --- the session -----------------------------------------------------------------------------------
 
-LATER_CALLS: Final = "Later calls on this session fail the same way; fix the crash, then rerun."
+
+def later_calls(limit: int | None, *, started: bool) -> str:
+    """After a server went away under a call: what becomes of the test's later calls, and of the next test's
+    (``limit``: how often the fixture's pool has it back; ``None`` for a session of its own, which no one renews)."""
+    if limit is None:
+        return "Later calls on this session fail the same way; fix the crash, then rerun."
+    return (
+        f"Later calls in this test fail the same way; the next test that needs the server {_again(started)} "
+        f"(at most {limit} times a run). Fix the crash, then rerun."
+    )
+
+
+def _again(started: bool) -> str:
+    """How a server that went away is had back: a command is started again; a URL (or a server in
+    process) only gets a new session."""
+    return "starts it again" if started else "opens a new session to it"
 
 
 def not_opened(server: str, explained: str, hint: str, stderr: str) -> str:
@@ -416,18 +431,33 @@ def closed_under_us(server: str, during: str, why: str, hint: str, *, then: str,
     return f"{server} closed the connection during {during}: {why}{hint}{' ' + then if then else ''}{stderr}"
 
 
-def connection_broke(server: str, during: str | None, explained: str | None, stderr: str) -> str:
+def connection_broke(server: str, during: str | None, explained: str | None, stderr: str, *, then: str) -> str:
     cause = f": {explained.rstrip('.')}" if explained is not None else ""
     return (
         f"the connection to {server} broke{f' during {during}' if during else ''}{cause}. "
-        f"The server may have crashed or restarted. {LATER_CALLS}{stderr}"
+        f"The server may have crashed or restarted. {then}{stderr}"
     )
 
 
-def server_gone(server: str, why: str) -> str:
+def server_gone(server: str, why: str, *, pooled: bool, started: bool) -> str:
+    if not pooled:
+        return (
+            f"the server is gone: {server} cannot be reached, as {why} (the failure of that call shows why). "
+            "Fix that crash, then rerun."
+        )
     return (
-        f"the server is gone: {server} cannot be reached, as {why} (that test failed and shows why). "
-        "Fix that crash, then rerun."
+        f"the server is gone: {server} cannot be reached, as {why} earlier in this test (the failure of that call "
+        f"shows why). The next test that needs it {_again(started)}; fix the crash, then rerun."
+    )
+
+
+def restart_limit(server: str, limit: int, last: str, *, started: bool) -> str:
+    """A server that went away more often than a run has it back: the tests that need it fail at once."""
+    again = "started again" if started else "connected to again"
+    return (
+        f"the restart limit was reached: {server} went away under a call and was {again} {limit} times this run, "
+        f"the most a run does, so it is not {again} and every later test that needs it fails at once. The last "
+        f"time, {last}. Fix that crash (the first test that failed on it shows its cause), then rerun."
     )
 
 

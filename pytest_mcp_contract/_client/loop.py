@@ -170,6 +170,11 @@ class LoopHost:
             raise call.error
         return call.value  # type: ignore[no-any-return]
 
+    @property
+    def ended(self) -> bool:
+        """Whether the host task ended without being closed: the connection broke under it."""
+        return not self._closed and self._host.done()
+
     def _stop_loop(self, _host: asyncio.Task[None]) -> None:
         self._loop.stop()
 

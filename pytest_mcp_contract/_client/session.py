@@ -61,6 +61,7 @@ from pytest_mcp_contract._servers.kinds import (
     server_label,
     server_name,
 )
+from pytest_mcp_contract._servers.stdio import StdioTarget
 from pytest_mcp_contract._servers.stdio_pipe import StdoutFault, Unreadable
 
 if TYPE_CHECKING:
@@ -74,6 +75,14 @@ _SDK_REFUSED: Final = "Handler returned an invalid result"
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
+
+MAX_RESTARTS: Final = 3
+"""Times a run has a server back after it went away under a call (``_run.pool``): a server that
+crashes on every call must not be started again for each of hundreds of tests."""
+
+PROBE_TIMEOUT: Final = 5.0
+"""Seconds a server whose call timed out has to answer ``tools/list`` when the next test needs it,
+before it is taken for gone (a server blocked as a whole, not one tool stuck in a thread)."""
 
 
 @public
@@ -139,6 +148,11 @@ class ContractSession:
         """Whether a ``stdout-noise`` violation was reported: once per session, however many lines."""
         self._gone: str | None = None
         """Why the server can no longer be reached, once it closed the connection."""
+        self.pooled = False
+        """Whether the ``mcp_contract`` fixture's pool hands this session out, and so gives the next test a
+        new one once the server went away (a session of the async fixture or of a script has no next one)."""
+        self._unanswered: str | None = None
+        """The call that timed out last, until someone asks whether the server still answers."""
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
 
@@ -294,7 +308,7 @@ class ContractSession:
                             f"tools/call {name!r}",
                             error,
                             "the tool crashed or killed the server.",
-                            messages.LATER_CALLS,
+                            self._later_calls(),
                         )
                     raise
             if self.connection is not None:
@@ -328,7 +342,18 @@ class ContractSession:
     def timed_out(self, name: str, limit: float) -> ToolTimeoutError:
         """The error for a call that did not answer in time, naming a flood of output if there was one."""
         meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
+        self._unanswered = f"tools/call {name!r}"
         return ToolTimeoutError(name, limit, meanwhile)
+
+    def take_unanswered(self) -> str | None:
+        """The call that timed out since the last time this was asked (``tools/call 'x'``), or ``None``."""
+        unanswered, self._unanswered = self._unanswered, None
+        return unanswered
+
+    def stopped_answering(self, during: str, within: float) -> str:
+        """Take the server for gone: after ``during`` timed out, ``tools/list`` got no answer within ``within`` s."""
+        self._gone = f"it stopped answering: {during} timed out, and tools/list got no answer within {within:g} s"
+        return self._gone
 
     def _closed_under_us(self, error: BaseException) -> bool:
         """Whether a server of its own process or endpoint closed the connection (in process, none can)."""
@@ -336,8 +361,9 @@ class ContractSession:
 
     async def _went_away(self, during: str, error: BaseException, why: str, then: str = "") -> NoReturn:
         __tracebackhide__ = True
-        self._gone = f"it closed the connection during {during}"
-        hint = await self._hint(error)
+        hint = await self._hint(error)  # waits a moment for the exit code, which the next line names too
+        ended = self.connection.ended() if self.connection is not None else ""
+        self._gone = f"it {ended or 'closed the connection'} during {during}"
         raise SessionError(
             messages.closed_under_us(server_label(self.server), during, why, hint, then=then, stderr=self._stderr())
         ) from None
@@ -348,10 +374,28 @@ class ContractSession:
             return self._gone_error()
         explained = _explain(single(error)) if error is not None else None
         self._gone = f"the connection broke during {during}" if during else "the connection broke"
-        return SessionError(messages.connection_broke(server_label(self.server), during, explained, self._stderr()))
+        then = self._later_calls()
+        return SessionError(
+            messages.connection_broke(server_label(self.server), during, explained, self._stderr(), then=then)
+        )
 
     def _gone_error(self) -> SessionError:
-        return SessionError(messages.server_gone(server_label(self.server), str(self._gone)))
+        label = server_label(self.server)
+        return SessionError(messages.server_gone(label, str(self._gone), pooled=self.pooled, started=self.started_here))
+
+    def _later_calls(self) -> str:
+        return messages.later_calls(MAX_RESTARTS if self.pooled else None, started=self.started_here)
+
+    @property
+    def gone(self) -> str | None:
+        """Why the server can no longer be reached (``it exited with code 3 during tools/call 'x'``), once
+        it went away; a session in that state is replaced by the pool for the next test."""
+        return self._gone
+
+    @property
+    def started_here(self) -> bool:
+        """Whether the server is a process this session started (a command), which a new session starts again."""
+        return isinstance(self.server, StdioTarget)
 
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 

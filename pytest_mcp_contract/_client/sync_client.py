@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._client.face import ClientFace
-from pytest_mcp_contract._client.loop import LoopHost
-from pytest_mcp_contract._client.session import ContractSession
+from pytest_mcp_contract._client.loop import PROCESS_SHUTDOWN, LoopHost
+from pytest_mcp_contract._client.session import PROBE_TIMEOUT, ContractSession
 from pytest_mcp_contract._contract.versions import OFFERED
 from pytest_mcp_contract._errors import public
 from pytest_mcp_contract._sdk.errors import RpcError
@@ -121,9 +121,35 @@ class McpContract(ClientFace):
             wrapper(), limit, lambda: TimeoutError(f"no answer within {limit:g} s"), label="an awaitable given to run()"
         )
 
+    @property
+    def gone(self) -> str | None:
+        """Why the server can no longer be reached, once it went away under a call (or the connection
+        broke between calls); ``None`` while the session works."""
+        if self._session.gone is None and self._host.ended:
+            return "the connection broke"
+        return self._session.gone
+
+    def unresponsive(self) -> str | None:
+        """After a call that timed out, whether the server still answers: ``None`` if it lists its tools
+        within ``PROBE_TIMEOUT`` s (or the call timeout, if shorter), else why it is taken for gone. A
+        server with one tool stuck in a thread still answers; one blocked as a whole does not."""
+        __tracebackhide__ = True
+        during = self._session.take_unanswered()
+        if during is None:
+            return None
+        limit = min(PROBE_TIMEOUT, self._session.timeout)
+        try:
+            self._host.run(self._session.refresh_tools(), limit, TimeoutError, label="tools/list")
+        except TimeoutError:
+            return self._session.stopped_answering(during, limit)
+        except Exception:  # gone (then it says why), or a listing that failed: the next call tells
+            return self.gone
+        return None
+
     def close(self) -> None:
         """End the session (the fixture does this at the end of its scope)."""
-        self._host.close(self._session.timeout)
+        # A server that stopped answering ignores its closed stdin: give the signals that end it their time.
+        self._host.close(self._session.timeout if self.gone is None else max(self._session.timeout, PROCESS_SHUTDOWN))
 
     def __enter__(self) -> McpContract:
         return self

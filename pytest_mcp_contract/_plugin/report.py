@@ -84,6 +84,10 @@ class ContractReport:
     """Allow entries no call or tool check needed in a run that covered the whole project."""
     not_called: list[str] = field(default_factory=list)
     """The configured server's tools no test and no example call called, in such a run."""
+    restarts: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Servers had back after they went away under a call: (server, why it went away) -> times."""
+    restart_limits: dict[str, int] = field(default_factory=dict)
+    """Servers that went away once more after the last restart a run allows, with that limit."""
     _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
@@ -96,6 +100,12 @@ class ContractReport:
             if name != PROPERTY:
                 continue
             data = json.loads(str(value))
+            if data["kind"] == "restart":  # about a server, not a tool
+                self.restarts[data["server"], data["cause"]] += 1
+                continue
+            if data["kind"] == "restart-limit":
+                self.restart_limits[data["server"]] = data["limit"]
+                continue
             tools = self.servers.setdefault(data.get("server", self.main), {})
             tool = tools.setdefault(data["tool"], ToolRecord(data["tool"]))
             if data["kind"] == "schema":
@@ -132,7 +142,7 @@ class ContractReport:
 
     @property
     def empty(self) -> bool:
-        return not self.servers and not self.removed and not self.stale_allowed
+        return not self.servers and not self.removed and not self.stale_allowed and not self.restarts
 
     def _all(self) -> list[ToolRecord]:
         return [tool for tools in self.servers.values() for tool in tools.values()]
@@ -236,6 +246,8 @@ class ContractReport:
             text = f"{calls}, violations: {found}"
             excused = [f"{count} {how}" for count, how in ((expected, "expected"), (allowed, "allowed")) if count]
             facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
+        if self.restarts:
+            facts.append(("server restarts", self._restart_text()))
         return facts
 
     def _once_facts(self, tools: list[ToolRecord]) -> list[tuple[str, str]]:
@@ -265,6 +277,18 @@ class ContractReport:
                 "called under each version: say so in its annotations",
             )
         ]
+
+    def _restart_text(self) -> str:
+        """How often each server was had back, and why it went away each time (each xdist worker has its own)."""
+        by_server: dict[str, list[str]] = {}
+        for (server, cause), count in sorted(self.restarts.items()):
+            by_server.setdefault(server, []).append(cause + (f" x{count}" if count > 1 else ""))
+        parts = []
+        for server, causes in by_server.items():
+            limit = self.restart_limits.get(server)
+            reached = f"; the limit of {limit} was reached: later tests that needed it failed at once" if limit else ""
+            parts.append(f"{server}: {', '.join(causes)}{reached}")
+        return f"{self.restarts.total()} ({'; '.join(parts)})"
 
     @staticmethod
     def _fuzz_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:

@@ -3,16 +3,23 @@
 The fixture itself is function-scoped and asks the pool. That way a server chosen per directory
 (a ``mcp_contract_server`` override in a sub-folder's conftest) gets its own session instead of a
 stale, cached one, and the session still lives for the whole scope.
+
+A server that went away under a call (a command that crashed, a URL whose connection broke) fails
+that test; the next test that needs it gets a new session, which starts the command again, at most
+``MAX_RESTARTS`` times a server per run. Past that, every test that needs it fails at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._run.records import record
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping
@@ -21,6 +28,19 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Triage
     from pytest_mcp_contract._run.settings import Settings
+
+
+@dataclass
+class _Restarts:
+    """How often a run had one server back after it went away."""
+
+    server: object
+    """Held, so that the ``id`` it is filed under names no other object."""
+    count: int = 0
+    last: str = ""
+    """Why it went away the last time."""
+    exhausted: bool = False
+    """It went away again after ``MAX_RESTARTS``: no test gets it back."""
 
 
 class SessionPool:
@@ -40,6 +60,8 @@ class SessionPool:
         """Sessions opened before any test (the suite's listing), for the first test that needs one."""
         self._failed: dict[tuple[int, str], tuple[object, str, str]] = {}
         """By server and protocol version: the server, where opening a session to it failed first, and why."""
+        self._restarts: dict[int, _Restarts] = {}
+        """By server: how often it was had back after it went away under a call."""
 
     @property
     def first_version(self) -> str:
@@ -53,24 +75,60 @@ class SessionPool:
         key = f"{node.nodeid}@{version}"
         current = self._open.get(key)
         if current is not None and current.server is server:
-            return current
-        if current is not None:
-            self._close(key, current)
-        contract = next((one for one in self._spare if one.server is server and one.session.version == version), None)
-        if contract is not None:
-            self._spare.remove(contract)
+            gone = current.gone or current.unresponsive()
+            if gone is None:
+                return current
+            with contextlib.suppress(Exception):  # its end was told by the test it failed
+                self._close(key, current)
+            contract = self._restart(request, server, gone, version)
         else:
-            contract = self._open_once(server, f"test {request.node.nodeid}", version)
+            if current is not None:
+                self._close(key, current)
+            spare = next((one for one in self._spare if one.server is server and one.session.version == version), None)
+            if spare is not None:
+                self._spare.remove(spare)
+            contract = spare or self._open_once(server, f"test {request.node.nodeid}", version)
         self._open[key] = contract
         node.addfinalizer(lambda: self._close(key, contract))
         return contract
+
+    def _restart(self, request: pytest.FixtureRequest, server: object, cause: str, version: str) -> McpContract:
+        """A new session to a server that went away (``cause`` says how), for the test ``request`` runs,
+        unless it went away too often this run; each restart is recorded for the report."""
+        from pytest_mcp_contract._client.session import MAX_RESTARTS
+        from pytest_mcp_contract._servers.kinds import server_label
+
+        restarts = self._restarts.setdefault(id(server), _Restarts(server))
+        restarts.last = cause
+        if restarts.count >= MAX_RESTARTS:
+            if not restarts.exhausted:
+                restarts.exhausted = True
+                record(request.node, "restart-limit", server=server_label(server), limit=MAX_RESTARTS)
+            self._check_restarts(server)
+        restarts.count += 1
+        record(request.node, "restart", server=server_label(server), cause=cause)
+        return self._open_once(server, f"test {request.node.nodeid}", version)
+
+    def _check_restarts(self, server: object) -> None:
+        """Raise at once for a server that went away more often than a run has it back."""
+        from pytest_mcp_contract._client.session import MAX_RESTARTS, SessionError
+        from pytest_mcp_contract._servers.kinds import server_label
+        from pytest_mcp_contract._servers.stdio import StdioTarget
+
+        restarts = self._restarts.get(id(server))
+        if restarts is None or not restarts.exhausted:
+            return
+        started = isinstance(server, StdioTarget)
+        raise SessionError(messages.restart_limit(server_label(server), MAX_RESTARTS, restarts.last, started=started))
 
     def open(self, server: object, version: str | None = None) -> McpContract:
         """A new session to ``server`` with the run's settings, offering ``version`` (by default the
         first); the caller closes it, or hands it to :meth:`keep`."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
-        return McpContract(server, **self.session_options(server), version=version or self.first_version)
+        contract = McpContract(server, **self.session_options(server), version=version or self.first_version)
+        contract.session.pooled = True  # its failures tell of the next test's new session
+        return contract
 
     def callbacks(self, server: object) -> dict[str, Any]:
         """The callbacks the ``pytest_mcp_contract_callbacks`` hook gives ``server``'s client, checked:
@@ -131,6 +189,7 @@ class SessionPool:
         """:meth:`open`, unless ``server`` already failed to open this run; a failure is remembered."""
         from pytest_mcp_contract._client.session import SessionError
 
+        self._check_restarts(server)
         self.check_not_failed(server, version)
         try:
             return self.open(server, version)

@@ -116,7 +116,10 @@ class HttpConnection:
             return " The URL does not answer as an MCP endpoint: check that it is the server's MCP URL, not a web page."
         return ""
 
-    # A server behind a URL has no stderr of ours to show.
+    # A server behind a URL has no process and no stderr of ours to tell of.
+    def ended(self) -> str:
+        return ""
+
     def stderr(self) -> str:
         return ""
 

@@ -34,6 +34,10 @@ class Connection(Protocol):
         """What the connection knows that ``error`` does not (exit code, HTTP status), with the next step."""
         ...
 
+    def ended(self) -> str:
+        """How the server's process ended (``exited with code 3``), once it has and it is ours; else ``""``."""
+        ...
+
     def stderr(self) -> str:
         """The server's last stderr lines, for a failure message ("" when there is no stderr to show)."""
         ...

@@ -136,6 +136,10 @@ class StdioConnection:
                 await anyio.sleep(0.01)
         return _ending(self.process.returncode) + _python_hint(self.target)
 
+    def ended(self) -> str:
+        returncode = getattr(self.process, "returncode", None)
+        return "" if returncode is None else _ended(returncode)
+
     def stderr(self) -> str:
         return self.errlog.tail()
 
@@ -273,13 +277,18 @@ EXIT_WAIT: Final = 1.0
 def _ending(code: int | None) -> str:
     if code is None:
         return " The server closed its stdout but is still running."
+    return f" The server process {_ended(code)}."
+
+
+def _ended(code: int) -> str:
+    """How a process ended, by its return code: ``exited with code 3``, ``was killed by SIGKILL``."""
     if code < 0:
         try:
             name = signal.Signals(-code).name
         except ValueError:
             name = f"signal {-code}"
-        return f" The server process was killed by {name}."
-    return f" The server process exited with code {code}."
+        return f"was killed by {name}"
+    return f"exited with code {code}"
 
 
 PYTHON: Final = "{python}"

@@ -364,13 +364,21 @@ def test_a_server_that_dies_under_a_call_is_an_input_crash_and_so_is_its_replay(
 ) -> None:
     monkeypatch.delenv("FUZZ_FIXED", raising=False)
     # shutdown ends the server: no read-only tool, so fuzzed by name.
-    project.configure(
-        f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}", suite=True, mcp_contract_fuzz_allow="shutdown"
-    )
+    target = f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}"
+    project.configure(target, suite=True, mcp_contract_fuzz_allow="shutdown")
     project.tests("def test_plain():\n    pass\n")
     for searched in (True, False):  # then replayed from the record: the same finding, not a traceback
-        result = project.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and shutdown")
-        result.assert_outcomes(failed=1)
+        result = project.run(
+            "--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and (shutdown or tags)"
+        )
+        # The next tool's fuzz item gets the server started again, and its 50 calls pass.
+        result.assert_outcomes(failed=1, passed=1)
+        result.stdout.fnmatch_lines(
+            [
+                "tags      —       —          50           0         0        0",
+                f"server restarts: 1 (the stdio server '{target}': it exited with code 3 during tools/call 'shutdown')",
+            ]
+        )
         stopped = "the server is gone, so the search stopped" if searched else "replayed from the last run"
         result.stdout.fnmatch_lines(
             [
