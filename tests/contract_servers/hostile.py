@@ -1,8 +1,8 @@
 """A low-level server, in process, whose answers quote hostile text (``hostile_stdio.py`` is its twin over stdio).
 
-Each tool's text mismatches its structured content, so a ``content-mismatch`` message quotes the text:
+Each tool of ``server`` has text that mismatches its structured content, so a ``content-mismatch`` message quotes it:
 a lone surrogate, a NUL (no SDK can send a lone surrogate over a transport: only in process does one
-reach the checks).
+reach the checks). ``described`` lists a tool whose output schema's title and description hold them.
 """
 
 from __future__ import annotations
@@ -15,4 +15,11 @@ server = build(
         WireTool("nul", N_SCHEMA, {"n": 1}, ['{"n": "a\x00b"}']),
     ],
     name="hostile",
+)
+
+ODD_TEXT = "odd \udfff and \x00 text"
+"""A description with a lone surrogate and a NUL: servers send what they like, the snapshot file must hold it."""
+described = build(
+    [WireTool("odd_schema", {**N_SCHEMA, "description": ODD_TEXT, "title": ODD_TEXT}, {"n": 1}, ['{"n": 1}'])],
+    name="described",
 )
