@@ -227,7 +227,9 @@ def test_bytes_that_are_not_utf8_on_stdout_and_stderr_are_shown_escaped_in_every
     project.configure(server, mcp_contract_protocol_versions="2025-11-25")
     project.tests("def test_raw(mcp_contract):\n    mcp_contract.call_tool('raw_bytes')\n")
     # A process of its own: its output is written to real streams in UTF-8, as a CI job's is.
-    result = project.pytester.runpytest_subprocess("--mcp-contract-report=report.md", "--junitxml=junit.xml", timeout=120)
+    result = project.pytester.runpytest_subprocess(
+        "--mcp-contract-report=report.md", "--junitxml=junit.xml", timeout=120
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.assert_outcomes(failed=1)
     noise = (
