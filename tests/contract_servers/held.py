@@ -1,42 +1,40 @@
-"""An HTTP endpoint that accepts every request and holds its answer: ``python held.py --port P``.
+"""An MCP server over streamable HTTP that holds every answer: ``python held.py --port P [--hold S]``.
 
-It reads the request, then sleeps (10 s by default, ``--hold``) before it answers with an empty
-JSON object: longer than a short ``mcp_contract_startup_timeout``, so the MCP handshake times out
-while its requests are still in flight. Standard library only.
+Each request waits ``--hold`` seconds (3 by default) before the server handles it. With an
+``mcp_contract_startup_timeout`` between one hold and two, the handshake's first answer comes (the
+session has begun, with its session id) and the next request is still held when the opening times
+out: the opening is cancelled with a request in flight, and closing it sends a DELETE that is held too.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.server
-import time
+from typing import Any
 
-HOLD = 10.0
+import anyio
+import uvicorn
+from mcp.server import MCPServer
+
+server = MCPServer("held", log_level="WARNING")
 
 
-class Held(http.server.BaseHTTPRequestHandler):
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        time.sleep(HOLD)
-        body = b"{}"
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+@server.tool()
+def ping() -> str:
+    return "pong"
 
-    do_GET = do_DELETE = do_POST
 
-    def log_message(self, *_args: object) -> None:
-        pass
+def held(app: Any, seconds: float) -> Any:
+    async def hold(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await anyio.sleep(seconds)
+        await app(scope, receive, send)
+
+    return hold
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--hold", type=float, default=HOLD)
+    parser.add_argument("--hold", type=float, default=3.0)
     options = parser.parse_args()
-    HOLD = options.hold
-    site = http.server.ThreadingHTTPServer(("127.0.0.1", options.port), Held)
-    site.daemon_threads = True
-    site.serve_forever()
+    uvicorn.run(held(server.streamable_http_app(), options.hold), port=options.port, log_level="critical")
