@@ -2,17 +2,29 @@
 
 Each tool of ``server`` has text that mismatches its structured content, so a ``content-mismatch`` message quotes it:
 a lone surrogate, a NUL (no SDK can send a lone surrogate over a transport: only in process does one
-reach the checks). ``described`` lists a tool whose output schema's title and description hold them.
+reach the checks). ``picky`` mismatches only for a text argument holding a lone surrogate, which a
+cases file may give it. ``described`` lists a tool whose output schema's title and description hold them.
 """
 
 from __future__ import annotations
 
-from contract_servers.wire import N_SCHEMA, WireTool, build
+from typing import Any
+
+from mcp import types
+
+from contract_servers.wire import N_SCHEMA, WireTool, build, result
+
+
+async def _picky(arguments: dict[str, Any]) -> types.CallToolResult:
+    text = str(arguments.get("text", ""))
+    return result({"n": 1}, [f'{{"n": "{text}"}}' if "\udfff" in text else '{"n": 1}'])
+
 
 server = build(
     [
         WireTool("surrogate", N_SCHEMA, {"n": 1}, ['{"n": "\udfff"}']),
         WireTool("nul", N_SCHEMA, {"n": 1}, ['{"n": "a\x00b"}']),
+        WireTool("picky", N_SCHEMA, handler=_picky),
     ],
     name="hostile",
 )
