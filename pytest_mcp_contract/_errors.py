@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import pytest
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._json.value import writable
 
 _Public = TypeVar("_Public")
 
@@ -35,6 +36,10 @@ class McpContractError(Exception):
     Each is also the built-in kind it is (an ``AssertionError`` for a broken contract, a
     ``TimeoutError`` for a call without answer), so ``pytest.raises`` and existing handlers still work.
     """
+
+    def __init__(self, *args: object) -> None:
+        # A message may quote a server's text: pytest prints it, JUnit XML and the report keep it.
+        super().__init__(*(writable(arg) if isinstance(arg, str) else arg for arg in args))
 
 
 @public

@@ -52,6 +52,9 @@ class _Worker:
 
 PROCESS_SHUTDOWN: Final = 10.0
 """Seconds to let a server started as a command end (and its process tree be killed)."""
+CLOSE_GRACE: Final = 7.0
+"""Seconds a cancelled opening's closing may wait on the server: more than a server process takes to
+end at worst (``stdio_pipe``: stdin closed, SIGTERM, SIGKILL, 2 s each), less than PROCESS_SHUTDOWN."""
 
 
 class LoopHost:
@@ -88,6 +91,7 @@ class LoopHost:
         self._worker = _Worker()
         self._abandoned: list[_Call] = []
         self._task_group: anyio.abc.TaskGroup | None = None
+        self._opening: anyio.CancelScope | None = None
         self._ready = False
         self._host = self._loop.create_task(self._main(enter))
         # Whatever ends the host task must also end the loop run that waits for a call.
@@ -109,15 +113,18 @@ class LoopHost:
 
     async def _main(self, enter: Callable[[AsyncExitStack], Awaitable[None]]) -> None:
         # If this task ends early (opening failed), its done-callback stops the loop.
-        async with AsyncExitStack() as stack:
-            await enter(stack)
-            async with anyio.create_task_group() as task_group:
-                self._task_group = task_group
-                task_group.start_soon(self._work, self._worker)
-                self._ready = True
-                self._loop.stop()
-                await self._stop
-                task_group.cancel_scope.cancel()
+        # The scope, entered before the transport's own, cuts short the closing of an opening that
+        # timed out (see close); the transport still unwinds in this task, where it was opened.
+        with anyio.CancelScope() as self._opening:
+            async with AsyncExitStack() as stack:
+                await enter(stack)
+                async with anyio.create_task_group() as task_group:
+                    self._task_group = task_group
+                    task_group.start_soon(self._work, self._worker)
+                    self._ready = True
+                    self._loop.stop()
+                    await self._stop
+                    task_group.cancel_scope.cancel()
 
     async def _work(self, worker: _Worker) -> None:
         __tracebackhide__ = True  # a failing call's traceback starts at the test's call_tool
@@ -232,6 +239,11 @@ class LoopHost:
         self._host.remove_done_callback(self._stop_loop)  # from now on the loop runs until the host ends
         if not self._ready:
             self._host.cancel()  # still opening: there is nothing to close gracefully
+            if self._opening is not None:
+                # Once, so a server process's shutdown runs whole; a closing still waiting on the server
+                # after CLOSE_GRACE (the DELETE of an HTTP session, held by a server that holds every
+                # answer) is cut short by the opening's scope, which cancels every wait from then on.
+                self._loop.call_later(CLOSE_GRACE, self._opening.cancel)
         elif not self._stop.done():
             self._stop.set_result(None)
         finished, _pending = self._loop.run_until_complete(asyncio.wait([self._host], timeout=timeout))

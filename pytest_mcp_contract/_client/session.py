@@ -189,10 +189,12 @@ class ContractSession:
             self.server.reported_name = self.server.reported_name or told
         try:
             self._tools = await self.list_tools()
-        except SessionError:
+        except BaseException:
             # Close first, then raise: an error passing through the client's task groups would
-            # reach the user wrapped in an ExceptionGroup.
-            await connection.aclose()
+            # reach the user wrapped in an ExceptionGroup. Also when the startup timeout cancels
+            # the listing: left open, the session would be closed by the loop's shutdown from
+            # another task, which anyio refuses, with a traceback per generator of the transport.
+            await _close_quietly(connection)
             raise
         stack.push_async_exit(connection)
         self._started = True
@@ -630,7 +632,10 @@ def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
 
 
 async def _close_quietly(stack: AsyncExitStack) -> None:
-    """Close what a failed opening left open; the opening's own error is the one to tell."""
+    """Close what a failed or cancelled opening left open, in the task that opened it (anyio's task
+    groups must be left where they were entered, and in the order they were); the opening's own error
+    is the one to tell. No cancel scope may wrap this, for the same reason: a cancelled opening's
+    closing is cut short by the caller's scope (``loop.LoopHost._main``, ``async_client``)."""
     with contextlib.suppress(Exception):
         await stack.aclose()
 

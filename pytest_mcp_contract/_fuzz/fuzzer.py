@@ -28,7 +28,7 @@ from pytest_mcp_contract._contract.checks import output_refused
 from pytest_mcp_contract._contract.expect import Expectation, Judge, Verdict
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
-from pytest_mcp_contract._json.value import same
+from pytest_mcp_contract._json.value import same, writable
 from pytest_mcp_contract._run.paths import file_stem
 from pytest_mcp_contract._run.records import CallTally
 
@@ -376,7 +376,7 @@ def _replay(
 
 def _remember(path: Path, broke: _Broke) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(broke.arguments, ensure_ascii=False), encoding="utf-8")
+    path.write_text(writable(json.dumps(broke.arguments, ensure_ascii=False)), encoding="utf-8")
 
 
 def _message(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import decimal
 import json
 import math
+import re
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -148,7 +149,7 @@ def render(value: Any, limit: int = 80) -> str:
             parts: list[Any] = [("{",)]
             for index, (key, sub) in enumerate(item.items()):
                 parts += [(", ",)] if index else []
-                parts += [(json.dumps(str(key), ensure_ascii=False) + ": ",), sub]
+                parts += [(writable(json.dumps(str(key), ensure_ascii=False)) + ": ",), sub]
             parts.append(("}",))
             stack.extend(reversed(parts))
             continue
@@ -185,10 +186,26 @@ def render_apart(a: Any, b: Any, limit: int = 80) -> tuple[str, str]:
     return f"{window(a)} (from character {at:,} on)", window(b)
 
 
+_UNWRITABLE: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]|\r(?!\n)")
+"""What no writer may get raw: lone surrogates (a file or stream in UTF-8 refuses them; bytes that are
+not UTF-8, read with ``surrogateescape``, become them), NUL and the other control characters but tab and
+line ends (a terminal acts on them, XML forbids them), and the two noncharacters XML forbids."""
+
+
+def writable(text: str) -> str:
+    """``text`` with each character no writer takes (:data:`_UNWRITABLE`) as its JSON escape (``\\udfff``).
+
+    For every text the plugin writes or prints that may hold a server's words: failure messages, the
+    summary and the report, snapshot files, the fuzzer's record. Valid JSON stays valid JSON that reads
+    back the same, as only strings can hold such characters.
+    """
+    return _UNWRITABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 def _scalar_text(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
         digits = str(decimal.Decimal(value))  # str(int) refuses these
         return f"<an integer of {len(digits)} digits: {digits[:12]}…{digits[-6:]}>"
     if isinstance(value, str | bool | int | float) or value is None:
-        return json.dumps(value, ensure_ascii=False)
+        return writable(json.dumps(value, ensure_ascii=False))
     return repr(value)

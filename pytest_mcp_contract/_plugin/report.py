@@ -21,6 +21,7 @@ from urllib.parse import unquote
 import pytest
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._messages import label_versions
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import PROPERTY, CallTally
@@ -566,7 +567,7 @@ class ReportPlugin:
         if lines:
             terminalreporter.write_sep("-", "mcp contract")
             for line in lines:
-                terminalreporter.write_line(line)
+                terminalreporter.write_line(writable(line))
 
     @pytest.hookimpl(trylast=True)  # after syrupy has deleted unused files; before the terminal summary
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -580,4 +581,5 @@ class ReportPlugin:
         if path is None:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.report.markdown(self.settings.target or "(set by a fixture)"), encoding="utf-8")
+        # The records hold servers' words as they came (JSON reads a lone surrogate back): escape them.
+        path.write_text(writable(self.report.markdown(self.settings.target or "(set by a fixture)")), encoding="utf-8")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._plugin.keys import POOL, STDERR_MARKS, TEST_CONNECTIONS
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class StderrPlugin:
             marks[connection], text = connection.stderr_since(marks.get(connection, 0))
             if text:
                 # "stderr" in the title: pytest's --show-capture applies to it as to its own sections.
-                report.sections.append((f"Captured stderr {call.when} from {connection.label}", text))
+                report.sections.append((f"Captured stderr {call.when} from {connection.label}", writable(text)))
         return report
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.versions import only_root_adapted
+from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
@@ -86,7 +87,7 @@ def compare_snapshot(
         )
     counts = [(kind, sum(1 for change in changes if change.kind == kind)) for kind in KINDS]
     lines = [change.line(tool_name) for change in changes]
-    pytest.fail(messages.schema_changed(tool_name, counts, lines, diff, shown), pytrace=False)
+    pytest.fail(writable(messages.schema_changed(tool_name, counts, lines, diff, shown)), pytrace=False)
 
 
 def versions_differ(listed: dict[str, Tool], fields: tuple[str, ...]) -> str | None:

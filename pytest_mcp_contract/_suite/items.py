@@ -27,6 +27,7 @@ from pytest_mcp_contract._contract.expect import EXPECTATIONS, expectations
 from pytest_mcp_contract._contract.versions import merge
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
+from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
@@ -434,7 +435,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
             allowed=dict(fuzzed.allowed),
         )
         if fuzzed.failure is not None:
-            pytest.fail(fuzzed.failure, pytrace=False)
+            pytest.fail(writable(fuzzed.failure), pytrace=False)
 
     fuzz.__module__ = __name__
     return fuzz
@@ -443,7 +444,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
 def _failing(suite: ContractSuite, name: str, message: str) -> pytest.Item:
     def listing(**_fixtures: Any) -> None:
         __tracebackhide__ = True
-        pytest.fail(message, pytrace=False)
+        pytest.fail(writable(message), pytrace=False)
 
     listing.__module__ = __name__
     item = ContractItem.from_parent(suite, name=name, callobj=listing)
@@ -466,7 +467,7 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None) -> Calla
             pytest.fail(messages.listed_under_some(tool_name, list(listed), unlisted), pytrace=False)
         differs = versions_differ(listed, settings.snapshot_fields) if len(listed) > 1 else None
         if differs is not None:
-            pytest.fail(differs, pytrace=False)
+            pytest.fail(writable(differs), pytrace=False)
 
     schema.__module__ = __name__  # what syrupy reads as the test's module
     return schema

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from syrupy.data import SnapshotCollections
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.paths import SUFFIX, file_stem
 from pytest_mcp_contract._run.settings import FIELDS
 
@@ -90,8 +91,9 @@ def document(tool: Tool, fields: tuple[str, ...]) -> dict[str, Any]:
 
 
 def serialize(data: Any) -> str:
-    """Sorted keys (protocol versions order schema keys differently), 2-space indent, non-ASCII kept."""
-    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """Sorted keys (protocol versions order schema keys differently), 2-space indent, non-ASCII kept but
+    for what no file takes raw (a server's lone surrogate, a control character), which is escaped."""
+    return writable(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)) + "\n"
 
 
 class ToolSnapshotExtension(SingleFileSnapshotExtension):

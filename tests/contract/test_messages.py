@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from conftest import Project, target
 
 from pytest_mcp_contract import CHECKS, ContractViolationError, Violation
+from pytest_mcp_contract._json.value import writable
 
 
 def test_a_failure_shows_only_the_users_frame(project: Project) -> None:
@@ -97,3 +101,29 @@ def test_every_check_has_a_next_step() -> None:
         "tool-error",
     ]
     assert all(step.endswith((")", ".")) for step in CHECKS.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("lone \udfff and \ud800", "lone \\udfff and \\ud800"),
+        (
+            "nul \x00, bell \x07, escape \x1b, del \x7f, c1 \x85",
+            "nul \\u0000, bell \\u0007, escape \\u001b, del \\u007f, c1 \\u0085",
+        ),
+        ("a lone return \r here", "a lone return \\u000d here"),
+        ("kept: tab\tline\nwindows\r\nemoji 🙂 é ß 中", "kept: tab\tline\nwindows\r\nemoji 🙂 é ß 中"),
+        ("noncharacters \ufffe \uffff", "noncharacters \\ufffe \\uffff"),
+    ],
+)
+def test_what_no_writer_takes_raw_is_shown_as_its_json_escape(text: str, shown: str) -> None:
+    assert writable(text) == shown
+    writable(text).encode("utf-8")  # strict: any file or stream in UTF-8 takes it
+    document = json.dumps({"text": text}, ensure_ascii=False)
+    assert json.loads(writable(document)) == {"text": text}  # JSON stays JSON that reads back the same
+
+
+def test_an_error_message_quoting_a_server_is_escaped() -> None:
+    error = ContractViolationError([Violation("content-mismatch", "t", 'text says "\udfff\x00"')], tool="t")
+    assert '[content-mismatch]\n  text says "\\udfff\\u0000"' in str(error)
+    str(error).encode("utf-8")

@@ -496,3 +496,27 @@ def test_a_given_seed_is_in_the_header(fuzzing: Project) -> None:
             "way again)"
         ]
     )
+
+
+def test_a_finding_with_a_lone_surrogate_is_recorded_escaped_and_replayed(project: Project) -> None:
+    # The cases file gives the argument (generated strings hold no lone surrogates); only it breaks the tool.
+    (project.pytester.path / "cases.json").write_text(
+        '{"case": [{"tool": "picky", "arguments": {"text": "a\\udfff"}}]}'
+    )
+    project.configure(target("hostile"), suite=True, mcp_contract_cases="cases.json")
+    args = ("--mcp-contract-fuzz", "20", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and picky")
+    result = project.run(*args)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "fuzzing 'picky' found arguments that break its contract (* calls); the smallest Hypothesis found:",
+            '    mcp_contract.call_tool("picky", {"text": "a\\udfff"})',
+        ]
+    )
+    record = project.pytester.path / ".hypothesis/mcp-contract/hostile/picky/last-failure.json"
+    assert record.read_bytes().decode("utf-8") == '{"text": "a\\udfff"}'  # strict: valid UTF-8, the escape
+    result = project.run(*args)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["(replayed from the last run; *", '    mcp_contract.call_tool("picky", {"text": "a\\udfff"})']
+    )

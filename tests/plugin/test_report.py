@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import sys
+from xml.etree import ElementTree
 
 import pytest
-from conftest import Project
+from conftest import SERVERS, Project, target
 from contract_servers.sources import WEATHER_V1, WEATHER_V2
 
 TESTS = """
@@ -295,3 +297,55 @@ server = build([WireTool(name, N_SCHEMA, {"n": 1}, ['{"n": 1}']) for name in ("t
     assert '| `"a\\u007cb"` |' in report
     assert "\x00" not in report
     assert "two\nlines" not in report
+
+
+_HOSTILE = {
+    # Where the text holds a lone surrogate and a NUL: in process they reach the checks as they are;
+    # over stdio no client can read a lone surrogate's escape, and the call fails for the line.
+    "in process": (
+        target("hostile"),
+        'E         text block 0 (JSON) has "\\udfff" at /n where structured_content has 1',
+        '  - `content-mismatch` at `/n`: text block 0 (JSON) has "\\udfff" at /n where structured_content has 1',
+    ),
+    "stdio": (
+        f"stdio:{sys.executable} {SERVERS / 'hostile_stdio.py'}",
+        "E         * answered tools/call 'surrogate' with a line no MCP client can read: it holds a lone "
+        "surrogate escape (\\udfff) at byte *, which stands for no Unicode character. *",
+        "  - `answer-unreadable`: * answered tools/call 'surrogate' with a line no MCP client can read*",
+    ),
+}
+
+
+@pytest.mark.parametrize("where", list(_HOSTILE))
+def test_text_with_a_lone_surrogate_or_a_nul_fails_its_test_and_every_file_is_written(
+    project: Project, where: str
+) -> None:
+    server, surrogate_line, surrogate_entry = _HOSTILE[where]
+    project.configure(server, mcp_contract_protocol_versions="2025-11-25")
+    project.tests(
+        """
+        def test_surrogate(mcp_contract):
+            mcp_contract.call_tool("surrogate")
+
+        def test_nul(mcp_contract):
+            mcp_contract.call_tool("nul")
+        """
+    )
+    # A process of its own: its output is written to real streams in UTF-8, as a CI job's is.
+    result = project.pytester.runpytest_subprocess(
+        "-p", "no:randomly", "--mcp-contract-report=report.md", "--junitxml=junit.xml", timeout=120
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.assert_outcomes(failed=2)
+    nul_line = 'text block 0 says "{\\"n\\": \\"a\\u0000b\\"}" but structured_content /n is 1: *'
+    result.stdout.fnmatch_lines(["*_ test_surrogate _*", surrogate_line, "*_ test_nul _*", f"E         {nul_line}"])
+    assert not [line for line in result.outlines + result.errlines if "INTERNALERROR" in line or "\x00" in line]
+    report = (project.pytester.path / "report.md").read_bytes().decode("utf-8")  # strict: valid UTF-8
+    assert "\x00" not in report
+    fnmatch_lines = pytest.LineMatcher(report.splitlines()).fnmatch_lines
+    fnmatch_lines([f"  - `content-mismatch` at `/n`: {nul_line}", surrogate_entry])  # tools by name
+    junit = ElementTree.parse(project.pytester.path / "junit.xml").getroot()
+    failures = [failure.get("message", "") for failure in junit.iter("failure")]
+    assert len(failures) == 2
+    assert "\\udfff" in failures[0]
+    assert "a\\u0000b" in failures[1]

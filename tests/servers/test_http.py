@@ -225,3 +225,37 @@ def test_a_planted_defect_is_caught_over_http(project: Project) -> None:
         result = project.run()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(STALE_FAILURE)
+
+
+HELD = str(SERVERS / "held.py")
+_NOISE = ("Traceback", "aclose()", "cancel scope", "Task exception", "Warning", "Exception ignored")
+_HELD_TESTS = {
+    "listing": ("def test_nothing():\n    pass\n", True),
+    "sync fixture": ("def test_call(mcp_contract):\n    mcp_contract.call_tool('anything')\n", False),
+    "async fixture": (
+        "import pytest\n\n@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'\n\n"
+        "@pytest.mark.anyio\nasync def test_call(mcp_contract_async):\n"
+        "    await mcp_contract_async.call_tool('anything')\n",
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("opener", list(_HELD_TESTS))
+def test_a_handshake_that_times_out_ends_with_its_error_and_nothing_else(project: Project, opener: str) -> None:
+    # Each answer is held 3 s and the opening may take 5: the first answer comes, the next does not,
+    # so the opening is cancelled with a session begun and a request in flight (see held.py).
+    source, suite = _HELD_TESTS[opener]
+    project.tests(source)
+    with http_server(HELD) as url:
+        project.configure(url, suite=suite, mcp_contract_startup_timeout="5", mcp_contract_timeout="2")
+        # A process of its own, so that all it prints is seen, even at exit; the timeout bounds the run.
+        result = project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=60)
+    error = (
+        f"opening a session to the HTTP endpoint '{url}' took over 5 s: the server did not finish the MCP "
+        "handshake (initialize, then tools/list). If it only starts slowly, raise ini mcp_contract_startup_timeout."
+    )
+    lines = result.outlines + result.errlines
+    assert error in lines
+    assert [line for line in lines if any(noise in line for noise in _NOISE)] == []
+    assert result.ret == pytest.ExitCode.TESTS_FAILED

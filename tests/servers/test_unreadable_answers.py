@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from conftest import SERVERS, Project
@@ -219,3 +220,36 @@ def test_finding_the_id_of_a_hostile_line_takes_bounded_time(ending: bytes, foun
     started = time.monotonic()
     assert answer_id(line) == found
     assert time.monotonic() - started < 2
+
+
+def test_bytes_that_are_not_utf8_on_stdout_and_stderr_are_shown_escaped_in_every_output(project: Project) -> None:
+    server = f"stdio:{sys.executable} {SERVERS / 'hostile_stdio.py'}"
+    project.configure(server, mcp_contract_protocol_versions="2025-11-25")
+    project.tests("def test_raw(mcp_contract):\n    mcp_contract.call_tool('raw_bytes')\n")
+    # A process of its own: its output is written to real streams in UTF-8, as a CI job's is.
+    result = project.pytester.runpytest_subprocess(
+        "--mcp-contract-report=report.md", "--junitxml=junit.xml", timeout=120
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(failed=1)
+    noise = (
+        f"the stdio server '{server}' wrote a line to stdout that is not an MCP message during tools/call "
+        "'raw_bytes': '\ufffd\ufffd\\x00 stray'. Later ones on this session are not reported again."
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "E       [[]stdout-noise[]]",
+            f"E         {noise}",
+            "E       [[]content-mismatch[]] at /n",
+            f"*- Captured stderr call from the stdio server '{server}' -*",
+            "\ufffd\ufffd\\u0000 complaint",  # each byte that is not UTF-8 a replacement character, the NUL escaped
+        ]
+    )
+    lines = result.outlines + result.errlines
+    assert not [line for line in lines if "INTERNALERROR" in line or "\x00" in line]
+    report = (project.pytester.path / "report.md").read_bytes().decode("utf-8")  # strict: valid UTF-8
+    assert "\x00" not in report
+    assert "  - `stdout-noise`: the stdio server" in report
+    failure = ElementTree.parse(project.pytester.path / "junit.xml").getroot().find(".//failure")
+    assert failure is not None
+    assert "'\ufffd\ufffd\\x00 stray'" in (failure.text or "")

@@ -636,3 +636,19 @@ def test_the_stable_key_is_the_same_in_process_and_over_stdio(in_process: str, c
 
     base = SERVERS.parent
     assert stable_key(load_target(in_process, base)) == stable_key(load_target(command, base)) == key
+
+
+def test_a_schema_holding_a_lone_surrogate_and_a_nul_is_written_escaped_and_then_matches(project: Project) -> None:
+    from contract_servers.hostile import ODD_TEXT
+
+    project.configure(f"{SERVERS / 'hostile.py'}:described", suite=True)
+    project.tests("def test_nothing():\n    pass\n")
+    result = project.pytester.runpytest_subprocess("-p", "no:randomly", "--snapshot-update", timeout=120)
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    result.stdout.fnmatch_lines(["1 snapshot generated."])
+    assert not [line for line in result.outlines + result.errlines if "INTERNALERROR" in line]
+    path = project.pytester.path / "mcp_contract_snapshots" / "described" / "odd_schema.json"
+    text = path.read_bytes().decode("utf-8")  # strict: valid UTF-8
+    assert '"description": "odd \\udfff and \\u0000 text"' in text
+    assert json.loads(text)["output_schema"]["title"] == ODD_TEXT  # the escapes read back as what was sent
+    project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=120).assert_outcomes(passed=3)
