@@ -28,6 +28,8 @@ from pytest_mcp_contract._run.records import PROPERTY, CallTally
 from pytest_mcp_contract._suite.schemadiff import KINDS
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from pytest_mcp_contract._run.settings import Settings
 
 
@@ -523,6 +525,19 @@ class ReportPlugin:
             else:
                 fate = "is unused (pytest --snapshot-update deletes it)"
             self.report.removed[unquote(path.stem)] = f"no longer listed; its snapshot {shown} {fate}"
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """A generated item's skip is told at its node, the ini file (``SKIPPED [1] pyproject.toml: ...``),
+        not at the frame of pytest's that ran it: the plugin's own frames are hidden."""
+        report = yield
+        from pytest_mcp_contract._suite.items import ContractItem
+
+        if report.skipped and isinstance(item, ContractItem) and isinstance(report.longrepr, tuple):
+            # No line: pytest's summary then prints the file alone, as it does for a module's skip mark.
+            where = str(item.parent.path if item.parent else item.path)
+            report.longrepr = (where, None, report.longrepr[2])  # type: ignore[assignment]
+        return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.report.add(report)

@@ -99,7 +99,7 @@ def test_a_destructive_tool_is_not_fuzzed_unless_allowed_by_name(fuzzing: Projec
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(
         [
-            "SKIPPED [[]1[]] *: 'wipe' says destructiveHint: true, so it may delete or overwrite; fuzz it with "
+            "SKIPPED [[]1[]] tox.ini: 'wipe' says destructiveHint: true, so it may delete or overwrite; fuzz it with "
             "mcp_contract_fuzz_allow = wipe (or mcp_contract_fuzz_writes = true for a throwaway server)"
         ]
     )

@@ -17,11 +17,11 @@ from docs_text import assert_says, quoted
 NOTES = "first note\nsecond note\n"
 
 SKIPPED = [
-    "SKIPPED [[]1[]] *: 'append_note' does not say readOnlyHint: true, so it may write; fuzz it with "
+    "SKIPPED [[]1[]] tox.ini: 'append_note' does not say readOnlyHint: true, so it may write; fuzz it with "
     "mcp_contract_fuzz_allow = append_note (or mcp_contract_fuzz_writes = true for a throwaway server)",
-    "SKIPPED [[]1[]] *: 'create_file' does not say readOnlyHint: true, so it may write; fuzz it with "
+    "SKIPPED [[]1[]] tox.ini: 'create_file' does not say readOnlyHint: true, so it may write; fuzz it with "
     "mcp_contract_fuzz_allow = create_file (or mcp_contract_fuzz_writes = true for a throwaway server)",
-    "SKIPPED [[]1[]] *: 'delete_notes' says destructiveHint: true, so it may delete or overwrite; fuzz it with "
+    "SKIPPED [[]1[]] tox.ini: 'delete_notes' says destructiveHint: true, so it may delete or overwrite; fuzz it with "
     "mcp_contract_fuzz_allow = delete_notes (or mcp_contract_fuzz_writes = true for a throwaway server)",
 ]
 SUMMARY = [
