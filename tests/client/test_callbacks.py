@@ -327,7 +327,9 @@ def test_fuzzing_skips_a_tool_that_needs_a_capability_the_client_lacks(project: 
     result = project.run("--mcp-contract-fuzz", "5", "-k", "fuzz", "-rs")
     result.assert_outcomes(skipped=3, deselected=6)
     result.stdout.fnmatch_lines(
-        ["SKIPPED [[]1[]] tox.ini: not fuzzed: tool 'book' needs the client capability elicitation, which the plugin's *"]
+        [
+            "SKIPPED [[]1[]] tox.ini: not fuzzed: tool 'book' needs the client capability elicitation, which the plugin's *"
+        ]
     )
 
 
