@@ -24,7 +24,8 @@ server = build(
     [
         WireTool("surrogate", N_SCHEMA, {"n": 1}, ['{"n": "\udfff"}']),
         WireTool("nul", N_SCHEMA, {"n": 1}, ['{"n": "a\x00b"}']),
-        WireTool("picky", N_SCHEMA, handler=_picky),
+        # Read-only, so the fuzzer calls it.
+        WireTool("picky", N_SCHEMA, handler=_picky, annotations=types.ToolAnnotations(read_only_hint=True)),
     ],
     name="hostile",
 )
