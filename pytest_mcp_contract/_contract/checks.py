@@ -77,9 +77,10 @@ def check_result(
 
     ``expect_error`` says the call was meant to fail; ``server`` (the in-process server object)
     adds the server-side cause of the tool's last crash; ``check_formats`` asserts ``format``
-    keywords instead of treating them as annotations; ``require_json_text`` makes an object told
-    in prose only (``content-prose``) a violation; ``version``, the protocol version of the call,
-    adds the rules of its era (up to 2025-11-25, ``structured_content`` is an object).
+    keywords instead of treating them as annotations; ``require_json_text`` makes data told in
+    prose only (``content-prose``: an object, a list of records, a single value) a violation;
+    ``version``, the protocol version of the call, adds the rules of its era (up to 2025-11-25,
+    ``structured_content`` is an object).
     """
     tool, result = wire_tool(tool), wire_result(result)
     found = result_violations(
@@ -230,15 +231,8 @@ def _content_mismatch(name: str, result: CallToolResult, schema: dict[str, Any] 
     verdict = mirror(result.structured_content, result.content, schema=schema)
     if verdict.mismatch is not None:
         return [Violation("content-mismatch", name, verdict.mismatch.message, verdict.mismatch.path)]
-    if verdict.prose:
-        return [
-            Violation(
-                "content-prose",
-                name,
-                "structured_content is an object and no text block holds its JSON: the model reads about the "
-                "data in words only (the spec recommends a text block with the JSON of structured_content)",
-            )
-        ]
+    if verdict.prose is not None:
+        return [Violation("content-prose", name, verdict.prose)]
     return []
 
 

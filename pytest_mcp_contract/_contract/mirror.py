@@ -9,12 +9,21 @@ verdict in process, over stdio and over HTTP. Values are compared parsed, never 
 2. A *record* (the data, once unwrapped, is an object) may be told in prose: text blocks that are
    not a JSON object or array are not compared. Every one that is must say what the data says,
    key for key; a record with no such block is told in prose only, which the caller may report.
-3. Any other value must be shown, in one of two layouts: the SDK's (a string as itself or
+3. A *list of records* (an array of objects) may be told in prose too, when no text block is a JSON
+   object or array, provided the words name every record: they hold more than half of its text
+   values (the strings at its top level, each as itself, as whole words; a record with no string
+   counts its numbers and booleans). The spec's "Found 2 users: Alice (alice@example.com) and Bob
+   (bob@example.com)." names both of its users; words that leave a record out, or name it by a
+   lesser part of its values ("a person" for ``{"name": "Ada", "kind": "person"}``), are a mismatch.
+4. A *scalar* (a string, number or boolean) may be told in words when no text block is JSON,
+   provided they hold it: a string as itself, as whole words; a number by value; ``true`` or
+   ``false``. "About 20 degrees" for ``17`` is a mismatch.
+5. Any other value must be shown, in one of two layouts: the SDK's (a string as itself or
    JSON-quoted, any other value as its JSON, a list as one block per item with nested lists
    flattened and ``None`` items dropped, ``None`` as no block), or one text block whose JSON is
    the whole or the wrapped value, other blocks beside it.
-4. Python's default repr (``<pkg.Cls object at 0x…>``) in a text block is a defect.
-5. A key whose value is ``null`` says what its absence says: the text may leave it out, or hold it
+6. Python's default repr (``<pkg.Cls object at 0x…>``) in a text block is a defect.
+7. A key whose value is ``null`` says what its absence says: the text may leave it out, or hold it
    where the data leaves it out (mcp 1.x fills a TypedDict's missing ``NotRequired`` key with
    ``None`` in the data, while the text shows the dict as returned).
 """
@@ -65,11 +74,16 @@ class Mirror:
     """The verdict on one result's content."""
 
     mismatch: Mismatch | None
-    prose: bool = False
-    """The data is a record and no text block holds its JSON: the model reads about it in prose only."""
+    prose: str | None = None
+    """Why the model reads about the data in words only (no text block holds its JSON), or ``None``."""
 
 
 AGREES: Final = Mirror(None)
+_IN_WORDS: Final = (
+    "the model reads about the data in words only (the spec recommends a text block with the JSON of "
+    "structured_content)"
+)
+_RECORD_IN_PROSE: Final = f"structured_content is an object and no text block holds its JSON: {_IN_WORDS}"
 
 
 class TooDeep(Exception):
@@ -157,7 +171,7 @@ def _record(
         if isinstance(parsed, dict | list):
             documents.append((index, parsed))
     if not documents:
-        return Mirror(None, prose=True)
+        return Mirror(None, prose=_RECORD_IN_PROSE)
     disagreeing = [(index, parsed) for index, parsed in documents if not _agrees_with_any(parsed, candidates, schema)]
     if not disagreeing:
         return AGREES
@@ -225,6 +239,9 @@ def _shown(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str
         raise TooDeep
     if any(_agrees_with_any(item, candidates, schema) for item in parsed.values() if item is not NOT_JSON):
         return AGREES
+    told = _told_in_words(candidates[-1], texts, parsed)
+    if told is not None:
+        return told
     return Mirror(_diagnose(candidates, schema, texts=texts, parsed=parsed, leaves=leaves))
 
 
@@ -294,6 +311,13 @@ def _diagnose(
         return Mismatch(
             f"content has no text block, but structured_content holds {render(value)}: {_UNSEEN}", pointer(base)
         )
+    documents = [index for index, _text in texts if isinstance(parsed[index], dict | list)]
+    if (
+        len(documents) == 1
+        and len(texts) > 1
+        and all(parsed[index] is NOT_JSON for index, _t in texts if index not in documents)
+    ):
+        return _document_mismatch(documents[0], parsed[documents[0]], candidates, root)  # words beside one JSON block
     # Block by block, as the SDK lays them out, when the counts agree.
     if len(texts) == len(leaves):
         for (index, text), leaf in zip(texts, leaves, strict=True):
@@ -304,7 +328,8 @@ def _diagnose(
                 return _document_mismatch(index, document, [leaf], root)
             if isinstance(document, dict | list):
                 return _document_mismatch(index, document, candidates, root)
-            return _block_mismatch(index, text, document, leaf.base, leaf.value)
+            in_words = leaf is candidates[-1] and _speakable(value)
+            return _block_mismatch(index, text, document, leaf.base, leaf.value, in_words=in_words)
     if len(texts) == 1:
         index, text = texts[0]
         if isinstance(parsed[index], dict | list):  # one JSON document: where it departs from the data
@@ -319,12 +344,16 @@ def _diagnose(
     )
 
 
-def _block_mismatch(index: int, text: str, document: Any, path: Location, expected: Any) -> Mismatch:
+def _block_mismatch(
+    index: int, text: str, document: Any, path: Location, expected: Any, *, in_words: bool = False
+) -> Mismatch:
+    """``in_words``: the value may also be told in words that hold it (a scalar, rule 4)."""
     where = f"structured_content{_at(path)}"
     if document is NOT_JSON:
+        told = "or told in words that hold it" if in_words else "not told in words"
         return Mismatch(
             f"text block {index} says {render(text)} but {where} is {render(expected)}: a value that is not "
-            "an object must be shown to the model as it is (its text or its JSON), not told in words",
+            f"an object must be shown to the model as it is (its text or its JSON), {told}",
             pointer(path),
         )
     said = text.strip() if _non_finite(document) else render(text)  # NaN as written, not as a JSON string
@@ -332,6 +361,115 @@ def _block_mismatch(index: int, text: str, document: Any, path: Location, expect
         f"text block {index} says {said} but {where} is {render(expected)}{_not_json(document, expected, text)}",
         pointer(path),
     )
+
+
+# --- words: a list of records, or a scalar, told in a sentence ----------------------------------------
+
+_NUMBER: Final = re.compile(r"(?<![\w.])-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?!\d|\.\d)")
+"""A number written in words as JSON writes it, not part of a longer number or a word (``v2``)."""
+_WORD_CHARACTER: Final = re.compile(r"\w")
+
+
+def _told_in_words(shown: _Candidate, texts: list[tuple[int, str]], parsed: dict[int, Any]) -> Mirror | None:
+    """The verdict on words that tell a list of records (rule 3) or a scalar (rule 4); ``None`` when
+    the value is neither or the text is not words, so the layouts of rule 5 decide."""
+    value = shown.value
+    if not texts:
+        return None
+    words = "\n".join(text for _index, text in texts)
+    where = f"structured_content{_at(shown.base)}"
+    if _speakable(value) and all(document is NOT_JSON for document in parsed.values()):
+        if not any(_holds(text, value) for _index, text in texts):
+            return None  # rule 5 words the mismatch, saying words that hold it would do
+        return Mirror(
+            None, prose=f"{where} is {render(value)}, told in words; no text block holds it alone: {_IN_WORDS}"
+        )
+    if _is_records(value) and not any(isinstance(document, dict | list) for document in parsed.values()):
+        unnamed = [(index, said) for index, item in enumerate(value) if not _named(said := _said(item, words))]
+        if not unnamed:
+            return Mirror(
+                None,
+                prose=f"{where} is a list of {len(value)} records, told in words that name each, and no text block "
+                f"holds its JSON: {_IN_WORDS}",
+            )
+        return Mirror(_unnamed_mismatch(shown, texts, unnamed))
+    return None
+
+
+def _speakable(value: Any) -> bool:
+    """A scalar words can hold: a string with a word in it, a finite number, a boolean."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, bool | int) or (isinstance(value, float) and math.isfinite(value))
+
+
+def _is_records(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
+
+
+def _said(record: dict[str, Any], words: str) -> list[tuple[Any, bool]]:
+    """The values that name ``record`` (its strings; without any, its numbers and booleans), each with
+    whether ``words`` hold it."""
+    values = [item for item in record.values() if isinstance(item, str) and item.strip()]
+    if not values:
+        values = [item for item in record.values() if _speakable(item)]
+    return [(item, _holds(words, item)) for item in values]
+
+
+def _named(said: list[tuple[Any, bool]]) -> bool:
+    return 2 * sum(held for _value, held in said) > len(said)
+
+
+def _holds(words: str, value: Any) -> bool:
+    """Whether ``words`` hold ``value``: a string as itself and as whole words, a number by value
+    (``17.0`` holds ``17``), a boolean as ``true`` or ``false``."""
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    elif isinstance(value, int | float):
+        return any(same(parse(number.group()), value) for number in _NUMBER.finditer(words))
+    # str.find, not a regex per value: a list of 500 records would overflow re's cache of patterns.
+    starts_word, ends_word = bool(_WORD_CHARACTER.match(value[0])), bool(_WORD_CHARACTER.match(value[-1]))
+    start = words.find(value)
+    while start != -1:
+        end = start + len(value)
+        joined_before = starts_word and start > 0 and _WORD_CHARACTER.match(words[start - 1])
+        joined_after = ends_word and end < len(words) and _WORD_CHARACTER.match(words[end])
+        if not joined_before and not joined_after:
+            return True
+        start = words.find(value, start + 1)
+    return False
+
+
+def _unnamed_mismatch(
+    shown: _Candidate, texts: list[tuple[int, str]], unnamed: list[tuple[int, list[tuple[Any, bool]]]]
+) -> Mismatch:
+    records = shown.value
+    which = f"text block {texts[0][0]} tells" if len(texts) == 1 else "the text blocks tell"
+    if len(records) == 1:
+        told = "the one record of"
+        named = "do not name it"
+    else:
+        told = f"the {len(records)} records of"
+        named = f"name {'none' if len(unnamed) == len(records) else len(records) - len(unnamed)} of them"
+    lines = [f"{which} {told} structured_content{_at(shown.base)} in words that {named}:"]
+    for index, said in unnamed[:_SHOWN]:
+        held = [render(value, 40) for value, is_held in said if is_held]
+        missing = [render(value, 40) for value, is_held in said if not is_held]
+        if not said:
+            hold = "it has no value words could hold"
+        elif not held:
+            hold = f"the words hold none of {', '.join(missing)}"
+        else:
+            hold = f"the words hold {', '.join(held)} but not {', '.join(missing)}"
+        lines.append(f"- {pointer((*shown.base, index))} {render(records[index], 60)}: {hold}")
+    if len(unnamed) > _SHOWN:
+        lines.append(f"- and {len(unnamed) - _SHOWN} more")
+    lines.append(
+        "words may tell a list of records when they name each record by most of its text values (more than "
+        'half of its strings), as "Alice (alice@example.com)" names {"id": "1", "name": "Alice", '
+        '"email": "alice@example.com"}'
+    )
+    return Mismatch("\n".join(lines), pointer((*shown.base, unnamed[0][0])))
 
 
 # --- shared --------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from typing import Any
 
@@ -339,3 +340,156 @@ def test_two_long_strings_that_differ_only_at_the_end_are_shown_where_they_diffe
     assert "then snow" in said
     assert held.startswith('"…')
     assert "then rain" in held
+
+
+# A list of records, or a scalar, told in words (the amended mirror rule): what passes, what does not.
+USERS = [
+    {"id": "1", "name": "Alice", "email": "alice@example.com"},
+    {"id": "2", "name": "Bob", "email": "bob@example.com"},
+]
+USERS_TEXT = "Found 2 users: Alice (alice@example.com) and Bob (bob@example.com)."
+ARRAY = {"type": "array", "items": {"type": "object"}}
+
+
+def _checks(schema: dict[str, Any] | None, structured: Any, *texts: str) -> list[tuple[str, str | None, str]]:
+    violations = check_result(make_tool(schema), make_result(structured, *texts), require_json_text=True)
+    return [(v.check, v.path, v.message) for v in violations]
+
+
+@pytest.mark.parametrize(
+    ("schema", "structured", "texts", "told"),
+    [
+        (ARRAY, USERS, [USERS_TEXT], "structured_content is a list of 2 records"),  # the spec's example
+        (OBJECT, {"users": USERS}, [USERS_TEXT], "structured_content /users is a list of 2 records"),
+        (OBJECT, {"users": USERS}, ["Found 2 users:", "Alice (alice@example.com)", "Bob"], "*"),  # across blocks
+        (  # numbers need not be named when the strings are, and compare by value when they are
+            ARRAY,
+            [{"route": "LYS-CDG", "flights": 3}, {"route": "LYS-NCE", "flights": 1}],
+            ["LYS-CDG: 3 flights; LYS-NCE: 1 flight"],
+            "structured_content is a list of 2 records",
+        ),
+        (ARRAY, [{"x": 1.5, "y": 2}, {"x": 3, "y": 4}], ["Points (1.50, 2) and (3, 4)."], "*"),  # no strings
+        (ARRAY, [{"name": "Ann", "role": "", "note": None}], ["Ann"], "*"),  # blank strings and nulls say nothing
+        (WRAPPED, {"result": 17}, ["It is 17 degrees."], "structured_content /result is 17, told in words"),
+        (WRAPPED, {"result": 17.0}, ["It is 17 degrees."], "*"),  # a number by value
+        (WRAPPED, {"result": -5}, ["Low of -5 tonight"], "*"),
+        (WRAPPED, {"result": "Oslo"}, ["The forecast is for Oslo."], 'structured_content /result is "Oslo", *'),
+        (WRAPPED, {"result": "a\nb"}, ["Here it is:\na\nb"], "*"),
+        (WRAPPED, {"result": True}, ["Saved: true"], "*"),
+    ],
+)
+def test_a_list_of_records_or_a_scalar_may_be_told_in_words(
+    schema: dict[str, Any], structured: Any, texts: list[str], told: str
+) -> None:
+    assert check_result(make_tool(schema), make_result(structured, *texts)) == []  # noted, not failing
+    [(check, path, message)] = _checks(schema, structured, *texts)
+    assert (check, path) == ("content-prose", None)
+    assert fnmatch.fnmatchcase(message, told + "*")
+    assert message.endswith(
+        "no text block holds it alone: the model reads about the data in words only (the spec recommends a text "
+        "block with the JSON of structured_content)"
+        if not isinstance(structured, list) and not isinstance(next(iter(structured.values())), list)
+        else "no text block holds its JSON: the model reads about the data in words only (the spec recommends a "
+        "text block with the JSON of structured_content)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("schema", "structured", "texts", "path", "message"),
+    [
+        (
+            WRAPPED,
+            {"result": 17},
+            ["About 20 degrees"],
+            "/result",
+            'text block 0 says "About 20 degrees" but structured_content /result is 17: a value that is not an '
+            "object must be shown to the model as it is (its text or its JSON), or told in words that hold it",
+        ),
+        (  # a number within a longer one is not that number
+            WRAPPED,
+            {"result": 17},
+            ["It is 170 degrees, version 2.17"],
+            "/result",
+            'text block 0 says "It is 170 degrees, version 2.17" but structured_content /result is 17: *',
+        ),
+        (  # a string within a longer word is not that string
+            WRAPPED,
+            {"result": "Paris"},
+            ["Parisian weather"],
+            "/result",
+            'text block 0 says "Parisian weather" but structured_content /result is "Paris": *',
+        ),
+        (WRAPPED, {"result": True}, ["done"], "/result", 'text block 0 says "done" but structured_content /result *'),
+        (  # an empty string is no word: it must be shown
+            WRAPPED,
+            {"result": ""},
+            ["nothing"],
+            "/result",
+            'text block 0 says "nothing" but structured_content /result is "": *, not told in words',
+        ),
+        (  # a list of scalars is not a list of records: it must be shown
+            WRAPPED_LIST,
+            {"result": [17, 18]},
+            ["17 and 18"],
+            "/result",
+            "content has 1 text block(s) but structured_content /result holds 2 value(s) to mirror *",
+        ),
+        (  # a record named by a lesser part of its values
+            ARRAY,
+            [{"name": "Ada", "kind": "person"}, {"name": "Paris", "kind": "city"}],
+            ["Two entities: a person and a city."],
+            "/0",
+            "text block 0 tells the 2 records of structured_content in words that name none of them:\n"
+            '- /0 {"name": "Ada", "kind": "person"}: the words hold "person" but not "Ada"\n'
+            '- /1 {"name": "Paris", "kind": "city"}: the words hold "city" but not "Paris"\n'
+            "words may tell a list of records when they name each record by most of its text values (more than "
+            'half of its strings), as "Alice (alice@example.com)" names {"id": "1", "name": "Alice", "email": '
+            '"alice@example.com"}',
+        ),
+        (  # a different count: the words leave a record out
+            OBJECT,
+            {"users": [*USERS, {"id": "3", "name": "Carol", "email": "carol@example.com"}]},
+            ["Found 2 users:", "Alice (alice@example.com) and Bob (bob@example.com)."],
+            "/users/2",
+            "the text blocks tell the 3 records of structured_content /users in words that name 2 of them:\n"
+            '- /users/2 {"id": "3", "name": "Carol", "email": "carol@example.com"}: the words hold none of "3", '
+            '"Carol", "carol@example.com"\n*',
+        ),
+        (  # a record with no strings is named by its numbers
+            ARRAY,
+            [{"x": 1, "y": 2}, {"x": 3, "y": 4}],
+            ["Two points: (1, 2) and (5, 6)."],
+            "/1",
+            "text block 0 tells the 2 records of structured_content in words that name 1 of them:\n"
+            '- /1 {"x": 3, "y": 4}: the words hold none of 3, 4\n*',
+        ),
+        (  # a record with nothing words could hold
+            ARRAY,
+            [{"tags": ["a"]}],
+            ["One record."],
+            "/0",
+            "text block 0 tells the one record of structured_content in words that do not name it:\n"
+            '- /0 {"tags": [[]"a"[]]}: it has no value words could hold\n*',
+        ),
+        (  # JSON beside the words is compared as ever, and the words do not excuse it
+            OBJECT,
+            {"users": USERS},
+            [USERS_TEXT, json.dumps([USERS[0], {**USERS[1], "name": "Rob"}])],
+            "/users/1/name",
+            'text block 1 (JSON) has "Rob" at /1/name where structured_content /users has "Bob"',
+        ),
+        (  # a default repr is never words
+            ARRAY,
+            USERS,
+            ["<app.Users object at 0x7f3a2c1d9e80>"],
+            None,
+            "text block 0 is <app.Users object at 0x7f3a2c1d9e80>, the default repr of a Python object *",
+        ),
+    ],
+)
+def test_words_that_do_not_hold_the_data_are_a_mismatch(
+    schema: dict[str, Any], structured: Any, texts: list[str], path: str | None, message: str
+) -> None:
+    [(check, found_path, found)] = _checks(schema, structured, *texts)
+    assert (check, found_path) == ("content-mismatch", path)
+    assert fnmatch.fnmatchcase(found, message), found
