@@ -76,8 +76,9 @@ def add_options(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "mcp_contract_require_json_text",
-        "Fail a call whose structured_content is an object that content tells in prose only, with no text "
-        "block holding its JSON (the spec recommends one); by default the summary only names such tools.",
+        "Fail a call whose structured_content (an object, a list of records, a single value) content tells in "
+        "prose only, with no text block holding its JSON (the spec recommends one); by default the summary only "
+        "names such tools.",
         type="bool",
         default=False,
     )
