@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from conftest import violations_of
+from conftest import make_result, violations_of
 from contract_servers import sdk_kinds, wire
 
 from pytest_mcp_contract import McpContract
@@ -55,3 +55,22 @@ UNREADABLE = {"t_huge_int"}
 @pytest.mark.parametrize("tool", sorted(set(SDK_TOOLS) - UNREADABLE))
 def test_correct_sdk_tool_passes_over_stdio_too(kinds_over_stdio: McpContract, tool: str) -> None:
     assert violations_of(kinds_over_stdio, tool, ARGUMENTS.get(tool)) == []
+
+
+def test_the_specifications_own_example_passes_at_2026_and_breaks_only_the_2025_object_rule() -> None:
+    # schema/2026-07-28/examples/CallToolResult/result-with-array-structured-content.json, with its tool.
+    from contract_servers.mirror_cases import USERS, USERS_SCHEMA, USERS_TEXT
+    from mcp.types import Tool
+
+    from pytest_mcp_contract import check_result
+
+    tool = Tool(name="list_users", input_schema={"type": "object", "properties": {}}, output_schema=USERS_SCHEMA)
+    result = make_result(USERS, USERS_TEXT)
+    assert check_result(tool, result, version="2026-07-28") == []
+    [violation] = check_result(tool, result, version="2025-11-25")  # an array is no object: that era's rule only
+    assert (violation.check, violation.path, violation.versions) == ("structured-invalid", "", ("2025-11-25",))
+    assert violation.message.startswith('structured_content is [{"id": "1", "name": "Alice", ')
+    assert violation.message.endswith(
+        "not an object: MCP 2025-11-25 requires an object there (from 2026-07-28 any JSON value may be sent), so a "
+        "client on that version cannot read this result"
+    )
