@@ -430,14 +430,15 @@ class ContractSession:
         """Raise :class:`InvalidArgumentsError` for arguments the tool's ``input_schema`` refuses.
 
         Formats are not checked (a server may read them its own way); a schema that cannot be
-        compiled checks nothing: its defects are the server's, never the test's.
+        compiled checks nothing, and a pattern that cannot be read the ECMA-262 way checks nothing
+        either: their defects are the server's, never the test's.
         """
         __tracebackhide__ = True
         schema = self._tools[name].input_schema
         if not isinstance(schema, dict):
             return
         compiled = compile_schema(schema)
-        if compiled.problems:
+        if any(not problem.pattern for problem in compiled.problems):
             return
         try:
             found = instance_errors(compiled, arguments or {})
