@@ -162,12 +162,13 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
     )
 
 
-# --- patterns within a time budget (``_json.patterns``): jsonschema's own keywords, with a timed search -----
+# --- patterns read the ECMA-262 way within a time budget (``_json.patterns``): jsonschema's keywords, timed ---
 
 
 @functools.cache
 def timed_keywords(cls: type[Validator]) -> type[Validator]:
-    """``cls`` with the keywords that search patterns searching within :data:`PATTERN_SECONDS`."""
+    """``cls`` with the keywords that search patterns reading them the ECMA-262 way, each search within
+    :data:`PATTERN_SECONDS`; a pattern that cannot be read so checks nothing (the listing reports it)."""
     keywords = {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional}
     extended: type[Validator] = jsonschema.validators.extend(cls, keywords)  # type: ignore[no-untyped-call]
     return extended
