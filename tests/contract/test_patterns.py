@@ -218,6 +218,7 @@ TOOLS = [
         types.Tool(name="out_" + name, input_schema={"type": "object"}, output_schema=_schema(pattern)),
     )
 ]
+TOOLS.append(types.Tool(name="in_backtracks", input_schema=_schema("^(a|aa)+$")))
 VALUES = {name: value for name, _pattern, value, _verdict in ROWS}
 
 
@@ -302,6 +303,17 @@ def test_results_and_arguments_get_ecmas_verdict_in_process(project: Project) ->
 def test_results_get_ecmas_verdict_over_stdio(project: Project) -> None:
     _planted(project, "stdio").tests(VERDICTS)
     project.run("-k", "test_result").assert_outcomes(passed=len(TABLE), deselected=len(TABLE))
+
+
+def test_an_input_pattern_that_backtracks_without_end_checks_nothing_and_the_call_goes_out(project: Project) -> None:
+    _planted(project, "in process").tests(
+        """
+        def test_backtracks(mcp_contract):
+            result = mcp_contract.call_tool("in_backtracks", {"s": "a" * 60 + "!"})
+            assert result.content[0].text == "called"
+        """
+    )
+    project.run().assert_outcomes(passed=1)
 
 
 def test_the_failure_names_the_pattern_the_place_and_the_next_step_over_stdio(project: Project) -> None:
