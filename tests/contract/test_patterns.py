@@ -193,6 +193,45 @@ def test_ordinary_ecma_patterns_are_no_defect(pattern: str) -> None:
     assert check_tool(make_tool(_schema(pattern))) == []
 
 
+PYDANTIC_SERVER = """
+from typing import Annotated
+
+from mcp.server import MCPServer
+from pydantic import BaseModel, Field
+
+mcp = MCPServer("codes", log_level="ERROR")
+
+
+class Code(BaseModel):
+    sku: str = Field(pattern=r"^[A-Z]{3}-\\d{4}$")
+    slug: str = Field(pattern=r"^[\\w-]+$")
+    label: str = Field(pattern=r"^\\S(?:.*\\S)?$")
+
+
+@mcp.tool()
+def code(sku: Annotated[str, Field(pattern=r"^[A-Z]{3}-\\d{4}$")]) -> Code:
+    return Code(sku=sku, slug="abc-1", label="Blue widget")
+"""
+
+
+def test_a_pydantic_server_with_field_patterns_is_clean(project: Project) -> None:
+    project.pytester.makepyfile(codes=PYDANTIC_SERVER)
+    project.configure("codes.py:mcp", suite=True)
+    project.tests(
+        """
+        import pytest
+        from pytest_mcp_contract import InvalidArgumentsError
+
+        def test_code(mcp_contract):
+            assert mcp_contract.call_tool("code", {"sku": "ABC-1234"}).structured_content["sku"] == "ABC-1234"
+            with pytest.raises(InvalidArgumentsError):
+                mcp_contract.call_tool("code", {"sku": "ABC-1234\\n"})
+        """
+    )
+    result = project.run("--snapshot-update")
+    result.assert_outcomes(passed=3)  # the call, and the generated schema and checks items of the tool
+
+
 # --- through the fixtures: a planted server, in process and over stdio ------------------------------
 
 PLANTED = """
