@@ -98,6 +98,15 @@ def readable(pattern: object) -> bool:
     return True
 
 
+def same_meaning(first: str, second: str) -> bool:
+    """Whether two ECMA-262 patterns are one spelling apart only (``\\d`` and ``[0-9]``, ``\\/`` and ``/``):
+    their translations are the same. ``False`` says nothing, only that this reading cannot tell."""
+    try:
+        return translate(first) == translate(second)
+    except PatternUnreadable:
+        return False
+
+
 def search(pattern: str, text: str) -> bool:
     """Whether the ECMA-262 ``pattern`` matches somewhere in ``text``; :class:`PatternTooSlow` past
     the budget, :class:`PatternUnreadable` for a pattern that cannot be read that way."""
