@@ -413,7 +413,7 @@ _PYTHON_ONLY: Final = (
     ("\\A", "Python's start of text", "write ^"),
     ("\\Z", "Python's end of text", "write $ (in ECMA-262 it is the very end)"),
     ("\\z", "Python's end of text", "write $ (in ECMA-262 it is the very end)"),
-    ("\\", "an escape of Python's", "spell the characters it means as a class ([ \\t] for \\h)"),
+    ("\\", "an escape of Python's or PCRE's", "spell the characters it means as a class ([ \\t] for \\h)"),
     ("", "a possessive quantifier", "write the quantifier without the last +"),
 )
 """What a Python-only construct is, and how ECMA-262 writes it (first prefix that fits)."""

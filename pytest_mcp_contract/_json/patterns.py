@@ -139,8 +139,9 @@ _OUTSIDE: Final = {
     "\\B": "(?a:\\B)",
 }
 _CONTROL: Final = {"f": "\\f", "n": "\\n", "r": "\\r", "t": "\\t", "v": "\\v"}
-_PYTHON_ESCAPES: Final = frozenset("AZzGhHKRXNeaLUlQEmMVO")
-"""Letters Python's re or regex take after a backslash and ECMA-262 does not (\\A, \\Z, \\h...)."""
+_PYTHON_ESCAPES: Final = frozenset("AZzGhHKRXNeaLUlQEmM")
+"""Letters Python's re or regex (or PCRE, which Python users copy from) take after a backslash and
+ECMA-262 does not (\\A, \\Z, \\h...)."""
 _QUANTITY: Final = re.compile(r"\{(\d+)(,(\d*))?\}")
 _NAME: Final = re.compile(r"[A-Za-z_$][\w$]*")
 _MODIFIERS: Final = re.compile(r"\(\?([ims]*)(?:-([ims]*))?:")

@@ -123,7 +123,11 @@ def test_the_table_is_what_javascript_says(node: str) -> None:
             "(?i) at index 0, an inline flag",
             "spell both cases in a class ([Aa]), or scope the flag: (?i:...)",
         ),
-        (r"\h+", "\\h at index 0, an escape of Python's", "spell the characters it means as a class ([ \\t] for \\h)"),
+        (
+            r"\h+",
+            "\\h at index 0, an escape of Python's or PCRE's",
+            "spell the characters it means as a class ([ \\t] for \\h)",
+        ),
     ],
     ids=["named-group", "start-of-text", "end-of-text", "possessive", "inline-flag", "horizontal-space"],
 )
