@@ -41,6 +41,7 @@ from pytest_mcp_contract._errors import (
     UnknownToolError,
     public,
 )
+from pytest_mcp_contract._json.patterns import PatternTooSlow
 from pytest_mcp_contract._json.value import pointer
 from pytest_mcp_contract._sdk.client import SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
@@ -430,18 +431,19 @@ class ContractSession:
         """Raise :class:`InvalidArgumentsError` for arguments the tool's ``input_schema`` refuses.
 
         Formats are not checked (a server may read them its own way); a schema that cannot be
-        compiled checks nothing: its defects are the server's, never the test's.
+        compiled checks nothing, and a pattern that cannot be read the ECMA-262 way, or that takes
+        over its time budget, checks nothing either: their defects are the server's, never the test's.
         """
         __tracebackhide__ = True
         schema = self._tools[name].input_schema
         if not isinstance(schema, dict):
             return
         compiled = compile_schema(schema)
-        if compiled.problems:
+        if any(not problem.pattern for problem in compiled.problems):
             return
         try:
             found = instance_errors(compiled, arguments or {})
-        except RecursionError:
+        except (RecursionError, PatternTooSlow):
             return
         if found:
             problems = [*_unknown(schema, arguments), *((error.path, error.message) for error in found)]

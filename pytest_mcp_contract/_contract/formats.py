@@ -1,7 +1,8 @@
 """``format`` assertions for ``mcp_contract_check_formats = true``.
 
-jsonschema asserts ``date``, ``email``, ``ipv4``, ``ipv6``, ``uuid`` and ``regex`` by itself and
-needs extra packages for the rest. These are the formats pydantic writes into MCP schemas
+jsonschema asserts ``date``, ``email``, ``ipv4``, ``ipv6`` and ``uuid`` by itself and needs extra
+packages for the rest; ``regex`` is asserted here the ECMA-262 way (``_json.patterns``), not as
+Python's ``re`` reads it. These are the formats pydantic writes into MCP schemas
 (``datetime``, ``time``, ``timedelta``, ``AnyUrl``), checked here with the standard library.
 Formats nobody checks stay annotations, as JSON Schema says unknown formats must.
 """
@@ -15,6 +16,8 @@ from typing import Final
 from urllib.parse import urlsplit
 
 import jsonschema
+
+from pytest_mcp_contract._json.patterns import readable
 
 _DATE_TIME: Final = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
 _TIME: Final = re.compile(r"^\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$")
@@ -66,6 +69,7 @@ def format_checker() -> jsonschema.FormatChecker:
     # Draft 2020-12's own checks (a bare FormatChecker() would mix in Draft 3's, such as its "time").
     checker = jsonschema.FormatChecker(formats=())
     checker.checkers.update(jsonschema.Draft202012Validator.FORMAT_CHECKER.checkers)
+    checker.checks("regex")(readable)  # ECMA-262, as JSON Schema says (jsonschema's own asks Python's re)
     for name, check in {
         "date-time": _date_time,
         "time": _time,

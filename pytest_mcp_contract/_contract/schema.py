@@ -24,7 +24,7 @@ from jsonschema.validators import validator_for
 
 from pytest_mcp_contract._contract.fastschema import compile_predicate
 from pytest_mcp_contract._contract.formats import format_checker as asserting_formats
-from pytest_mcp_contract._json.patterns import search
+from pytest_mcp_contract._json.patterns import PatternUnreadable, compiled, search
 from pytest_mcp_contract._json.value import pointer, render
 
 if TYPE_CHECKING:
@@ -55,6 +55,9 @@ class SchemaProblem:
     wire: bool = False
     """A rule of MCP 2025-11-25's wire format (an object at the root), not of JSON Schema: values can
     still be validated, and a server that adapts the schema to the client's version is not bound by it."""
+    pattern: bool = False
+    """A pattern that cannot be read the ECMA-262 way: the rest of the schema still validates values
+    (that pattern checks nothing)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,8 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
         return CompiledSchema("unknown draft", (problem,), None)
     draft = DRAFT_NAMES.get(cls, cls.__name__)
     try:
-        cls.check_schema(schema)
+        # Patterns are read below, the ECMA-262 way, not by jsonschema's format "regex" (Python's re).
+        cls.check_schema(schema, format_checker=_metaschema_formats(cls))  # type: ignore[call-arg]  # the protocol omits it
     except jsonschema.SchemaError as error:  # check_schema already picked the best match
         problem = SchemaProblem(
             f"not a valid {draft} schema: {_trim(error.message)} (metaschema keyword {error.validator!r})",
@@ -151,26 +155,27 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
     validator = timed_keywords(cls)(schema, registry=referencing.Registry(), format_checker=format_checker)
     return CompiledSchema(
         draft,
-        tuple(_root_problems(schema)),
+        (*_root_problems(schema), *_pattern_problems(schema)),
         validator,
         _quickest_check(schema, cls, validator, check_formats),
         declared="$schema" in schema,
     )
 
 
-# --- patterns within a time budget (``_json.patterns``): jsonschema's own keywords, with a timed search -----
+# --- patterns read the ECMA-262 way within a time budget (``_json.patterns``): jsonschema's keywords, timed ---
 
 
 @functools.cache
 def timed_keywords(cls: type[Validator]) -> type[Validator]:
-    """``cls`` with the keywords that search patterns searching within :data:`PATTERN_SECONDS`."""
+    """``cls`` with the keywords that search patterns reading them the ECMA-262 way, each search within
+    :data:`PATTERN_SECONDS`; a pattern that cannot be read so checks nothing (the listing reports it)."""
     keywords = {"pattern": _pattern, "patternProperties": _pattern_properties, "additionalProperties": _additional}
     extended: type[Validator] = jsonschema.validators.extend(cls, keywords)  # type: ignore[no-untyped-call]
     return extended
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if validator.is_type(instance, "string") and not search(pattern, instance):
+    if validator.is_type(instance, "string") and _matches(pattern, instance) is False:
         yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
@@ -181,8 +186,23 @@ def _pattern_properties(
         return
     for pattern, subschema in patterns.items():
         for key, value in instance.items():
-            if search(pattern, key):
+            if _matches(pattern, key):  # not for a pattern that cannot be read: it checks nothing
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _matches(pattern: str, text: str) -> bool | None:
+    """Whether the ECMA-262 ``pattern`` matches in ``text``; ``None`` for a pattern that cannot be read
+    that way (reported once, at the listing, by :func:`_pattern_problems`)."""
+    try:
+        return search(pattern, text)
+    except PatternUnreadable:
+        return None
+
+
+def _covers(patterns: list[str], key: str) -> bool:
+    """Whether ``patternProperties`` cover ``key``; an unreadable pattern covers every key, so that
+    ``additionalProperties`` does not refuse what it may have meant."""
+    return any(_matches(pattern, key) is not False for pattern in patterns)
 
 
 def _additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -208,7 +228,7 @@ def _extras(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
     """The keys neither ``properties`` nor ``patternProperties`` cover."""
     properties = schema.get("properties", {})
     patterns = [pattern for pattern in schema.get("patternProperties", {}) if isinstance(pattern, str)]
-    return [key for key in instance if key not in properties and not any(search(pattern, key) for pattern in patterns)]
+    return [key for key in instance if key not in properties and not _covers(patterns, key)]
 
 
 def pattern_place(schema: Any, pattern: str) -> str:
@@ -353,6 +373,79 @@ def _keyword_positions(node: dict[str, Any]) -> list[tuple[tuple[str | int, ...]
     return positions
 
 
+@functools.cache
+def _metaschema_formats(cls: type[Validator]) -> jsonschema.FormatChecker:
+    """The formats the metaschema of ``cls`` asserts, without ``regex``."""
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checkers.update({k: v for k, v in cls.FORMAT_CHECKER.checkers.items() if k != "regex"})
+    return checker
+
+
+def _pattern_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
+    """Each ``pattern`` and ``patternProperties`` key that cannot be read the ECMA-262 way."""
+    specification = referencing.jsonschema.specification_with(
+        schema.get("$schema", ""), default=referencing.jsonschema.DRAFT202012
+    )
+    resolver = referencing.Registry().resolver()
+    problems = []
+    for path, _scope, node in _subschemas(schema, specification, resolver):
+        places: list[tuple[tuple[str | int, ...], Any]] = [(("pattern",), node.get("pattern"))]
+        if isinstance(node.get("patternProperties"), dict):
+            places += [(("patternProperties", key), key) for key in node["patternProperties"]]
+        for place, pattern in places:
+            if not isinstance(pattern, str):
+                continue
+            try:
+                compiled(pattern)
+            except PatternUnreadable as unreadable:
+                problems.append(SchemaProblem(not_ecma(unreadable), pointer((*path, *place)), pattern=True))
+    return sorted(problems, key=lambda problem: problem.path)
+
+
+_PYTHON_ONLY: Final = (
+    ("(?P<", "Python's named group", "write (?<name>...)"),
+    ("(?P=", "Python's backreference to a named group", "write \\k<name>"),
+    ("(?P>", "Python's call of a named group", "spell the group out"),
+    ("(?>", "an atomic group", "write a plain group (...)"),
+    ("(?#", "a comment", "leave it out"),
+    ("(?(", "a conditional", "write the alternatives out with |"),
+    ("(?", "an inline flag", "spell both cases in a class ([Aa]), or scope the flag: (?i:...)"),
+    ("\\A", "Python's start of text", "write ^"),
+    ("\\Z", "Python's end of text", "write $ (in ECMA-262 it is the very end)"),
+    ("\\z", "Python's end of text", "write $ (in ECMA-262 it is the very end)"),
+    ("\\", "an escape of Python's or PCRE's", "spell the characters it means as a class ([ \\t] for \\h)"),
+    ("", "a possessive quantifier", "write the quantifier without the last +"),
+)
+"""What a Python-only construct is, and how ECMA-262 writes it (first prefix that fits)."""
+
+
+def not_ecma(unreadable: PatternUnreadable) -> str:
+    """Why a pattern is an ``output-schema-invalid``, and how to write it the ECMA-262 way."""
+    pattern, construct = repr(unreadable.pattern), unreadable.construct
+    where = f"{construct} at index {unreadable.index}"
+    if unreadable.kind == "python":
+        what, fix = next((what, fix) for prefix, what, fix in _PYTHON_ONLY if construct.startswith(prefix))
+        return (
+            f"the pattern {pattern} uses {where}, {what}, which ECMA-262 does not have: JSON Schema patterns "
+            f"are ECMA-262, and clients refuse the schema or read the pattern otherwise. For ECMA-262, {fix}"
+        )
+    if unreadable.kind == "invalid":
+        return (
+            f"the pattern {pattern} is not an ECMA-262 regular expression ({where} is not valid there), "
+            "so clients refuse the schema. Write it as ECMA-262 (JSON Schema's dialect) reads it"
+        )
+    detail = f": {unreadable.detail}" if unreadable.detail else ""
+    if unreadable.kind == "untranslatable":
+        return (
+            f"the pattern {pattern} uses {where}, which this checker cannot run the ECMA-262 way{detail}, "
+            "so values are not checked against it. Spell it without that construct"
+        )
+    return (
+        f"the pattern {pattern} cannot be read as an ECMA-262 regular expression{detail}, "
+        "so clients refuse the schema and values are not checked against it. Write it as ECMA-262 reads it"
+    )
+
+
 def _root_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
     declared = schema.get("type")
     if declared == "object":
@@ -416,11 +509,7 @@ def _extra_key(error: ValidationError) -> tuple[str, ...]:
         return ()
     schema = error.schema if isinstance(error.schema, dict) else {}
     patterns = [pattern for pattern in schema.get("patternProperties", {}) if isinstance(pattern, str)]
-    extra = [
-        key
-        for key in error.instance
-        if key not in schema.get("properties", {}) and not any(search(pattern, key) for pattern in patterns)
-    ]
+    extra = [key for key in error.instance if key not in schema.get("properties", {}) and not _covers(patterns, key)]
     return (extra[0],) if len(extra) == 1 else ()
 
 

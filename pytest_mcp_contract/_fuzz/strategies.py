@@ -20,17 +20,15 @@ import contextlib
 import datetime as dt
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-import regex
 from hypothesis import provisional
 from hypothesis import strategies as st
-from jsonschema.exceptions import ValidationError
-from jsonschema.validators import extend, validator_for
+from jsonschema.validators import validator_for
 
 from pytest_mcp_contract._contract.schema import timed_keywords
-from pytest_mcp_contract._json.patterns import compiled, search_compiled
+from pytest_mcp_contract._json.patterns import PatternUnreadable, ecma
 from pytest_mcp_contract._json.schemaform import ANNOTATIONS, TYPES, canonical, lookup
 
 if TYPE_CHECKING:
@@ -79,7 +77,7 @@ def arguments(
 
 def checker(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
     """Whether ``schema`` allows a value, reading its patterns the ECMA-262 way (``\\d`` is ASCII,
-    ``$`` the very end) where Python's re alone would allow more; a value it cannot check is not."""
+    ``$`` the very end), as the checks do; a value it cannot check is not."""
     problem: object = None
     try:
         validator_class = validator_for(schema)
@@ -89,9 +87,9 @@ def checker(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
         problem = error
     if problem is not None:
         raise Unsupported(f"the input schema is not valid JSON Schema: {_first_line(problem)}")
-    # Patterns searched with a time budget, so a pattern that backtracks without end rejects the draw.
-    timed = timed_keywords(validator_class)
-    validator = extend(timed, {"pattern": _pattern_keyword})(schema)  # type: ignore[no-untyped-call]  # unannotated upstream
+    # Patterns read the ECMA-262 way and searched with a time budget, as the checks read them; a pattern
+    # that backtracks without end rejects the draw.
+    validator = timed_keywords(validator_class)(schema)
 
     def allows(value: Any) -> bool:
         try:
@@ -100,13 +98,6 @@ def checker(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
             return False
 
     return allows
-
-
-def _pattern_keyword(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if validator.is_type(instance, "string"):
-        ecma = _ecma(pattern)
-        if ecma is None or not search_compiled(compiled(ecma.pattern, regex.ASCII), instance):
-            yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def _first_line(error: object) -> str:
@@ -407,11 +398,12 @@ def _strings(schema: dict[str, Any]) -> SearchStrategy[Any]:
 def _pattern_strings(pattern: str, low: int, high: int | None) -> SearchStrategy[str]:
     """Strings a JSON Schema ``pattern`` (ECMA-262: it searches; ``\\d`` is ASCII, ``$`` the very end)
     matches, ``low`` to ``high`` characters long."""
-    compiled = _ecma(pattern)
-    if compiled is None:
-        raise Unsupported(f"pattern {pattern!r} uses syntax Python's re cannot match")
+    try:
+        compiled = ecma(pattern)
+    except PatternUnreadable:
+        raise Unsupported(f"pattern {pattern!r} uses syntax Python's re cannot match") from None
     repeat = _REPEAT.fullmatch(pattern)
-    item = _ecma(repeat["item"]) if repeat is not None else None
+    item = _readable(repeat["item"]) if repeat is not None else None
     if repeat is not None and item is not None:  # one character class repeated (an id, a digest): sized
         first, last = _quantity(repeat["quantity"])
         low = max(low, first)
@@ -435,6 +427,13 @@ _REPEAT: Final = re.compile(
 """``^[a-f0-9]{40}$``: one character class with a count."""
 
 
+def _readable(pattern: str) -> re.Pattern[str] | None:
+    try:
+        return ecma(pattern)
+    except PatternUnreadable:
+        return None
+
+
 def _quantity(text: str) -> tuple[int, int | None]:
     if text == "+":
         return 1, None
@@ -444,60 +443,6 @@ def _quantity(text: str) -> tuple[int, int | None]:
     if not _:
         return int(first), int(first)
     return int(first), int(last) if last else None
-
-
-_JS_ESCAPE: Final = re.compile(r"\\u\{([0-9A-Fa-f]{1,6})\}|\\c([A-Za-z])|\\k<([A-Za-z_$][\w$]*)>")
-_SPACE: Final = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
-"""ECMA-262's white space and line terminators: its ``\\s`` (Python's also has \\x1c-\\x1f and \\x85, not \\ufeff)."""
-_OUTSIDE_CLASS: Final = {".": "[^\\n\\r\\u2028\\u2029]", "$": "\\Z", "\\s": f"[{_SPACE}]", "\\S": f"[^{_SPACE}]"}
-"""ECMA's meaning in Python's spelling: ``.`` stops at every line terminator, ``$`` (without the m
-flag) is the very end, where Python's also matches before a final newline."""
-
-
-def _ecma(pattern: str) -> re.Pattern[str] | None:
-    """A JSON Schema pattern as Python's re reads it the ECMA-262 way, or None if it cannot."""
-    out: list[str] = []
-    index, in_class = 0, False
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            spelled = _JS_ESCAPE.match(pattern, index)
-            if spelled is not None:  # \u{1F600}, \cJ, \k<name>: JavaScript's, not Python's
-                code, control, name = spelled.groups()
-                if name is not None and in_class:
-                    return None
-                text = chr(int(code, 16)) if code else chr(ord(control) % 32) if control else None
-                out.append(re.escape(text) if text is not None else f"(?P={name})")
-                index = spelled.end()
-                continue
-            escape = pattern[index : index + 2]
-            if in_class and escape == "\\S":
-                return None  # "not white space" inside a class has no spelling in Python's re
-            out.append(
-                _SPACE if in_class and escape == "\\s" else escape if in_class else _OUTSIDE_CLASS.get(escape, escape)
-            )
-            index += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-            if char == "[" or (char in "-&~|" and out[-1] == char):
-                char = "\\" + char  # literal in ECMA's class; Python reads [ and -- && ~~ || as set syntax to come
-        elif pattern.startswith(("[]", "[^]"), index):  # ECMA's empty class (nothing) and its negation (anything)
-            out.append("(?!)" if pattern[index + 1] == "]" else "[\\s\\S]")
-            index += 2 if pattern[index + 1] == "]" else 3
-            continue
-        elif char == "[":
-            in_class = True
-        elif char in _OUTSIDE_CLASS:
-            char = _OUTSIDE_CLASS[char]
-        elif pattern.startswith("(?<", index) and pattern[index + 3 : index + 4] not in ("=", "!"):
-            char, index = "(?P<", index + 2  # a named group, in Python's spelling
-        out.append(char)
-        index += 1
-    try:
-        return re.compile("".join(out), re.ASCII)  # ECMA's \\d, \\w and \\b are ASCII
-    except re.error:
-        return None
 
 
 def _duration() -> SearchStrategy[str]:

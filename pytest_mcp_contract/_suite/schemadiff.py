@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Final, Literal
 
+from pytest_mcp_contract._json.patterns import same_meaning
 from pytest_mcp_contract._json.schemaform import (
     ABSENT,
     ANNOTATIONS,
@@ -362,6 +363,9 @@ class _Differ:
             self._add(where, f"removed (was {render(before)})", "widen")
         elif before is ABSENT:
             self._add(where, f"added: {render(after)}", "narrow")
+        elif key == "pattern" and isinstance(before, str) and isinstance(after, str) and same_meaning(before, after):
+            # Read the ECMA-262 way, as every check reads it: \d is [0-9], so nothing a client sees changed.
+            self._add(where, f"rewritten from {render(before)} to {render(after)} (same values)", "cosmetic")
         else:
             effect = order(before, after) if order is not None else None
             verb = {"widen": "loosened", "narrow": "tightened"}.get(effect or "", "changed")

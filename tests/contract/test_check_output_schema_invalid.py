@@ -75,7 +75,8 @@ def test_failure_names_the_place_and_the_cause(project: Project) -> None:
         (
             {"type": "object", "properties": {"code": {"type": "string", "pattern": "(unclosed"}}},
             "/properties/code/pattern",
-            "not a valid Draft 2020-12 schema: '(unclosed' is not a 'regex' (metaschema keyword 'format')",
+            "the pattern '(unclosed' cannot be read as an ECMA-262 regular expression: missing ), so clients refuse "
+            "the schema and values are not checked against it. Write it as ECMA-262 reads it",
         ),
         (
             # A $ref relative to a sub-schema's own $id looks in that sub-schema, not at the root.

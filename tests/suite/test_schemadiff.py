@@ -150,6 +150,25 @@ OUTPUT_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
         [("/properties/a/pattern", 'changed from "^a" to "^b"', "breaking")],
     ),
     (
+        # Read the ECMA-262 way, \d is [0-9] and \/ is /; read as Python's re, \d takes "٣" too.
+        "pattern respelled",
+        obj({"a": {"type": "string", "pattern": "^\\d+\\/$"}}),
+        obj({"a": {"type": "string", "pattern": "^[0-9]+/$"}}),
+        [
+            (
+                "/properties/a/pattern",
+                'rewritten from "^\\\\d+\\\\/$" to "^[0-9]+/$" (same values)',
+                "cosmetic",
+            )
+        ],
+    ),
+    (
+        "pattern as Python writes it, respelled for ECMA-262",
+        obj({"a": {"type": "string", "pattern": "^(?P<n>a)$"}}),
+        obj({"a": {"type": "string", "pattern": "^(?<n>a)$"}}),
+        [("/properties/a/pattern", 'changed from "^(?P<n>a)$" to "^(?<n>a)$"', "breaking")],
+    ),
+    (
         "description and title are cosmetic",
         obj({"a": {"type": "number", "description": "old"}}, title="T"),
         obj({"a": {"type": "number", "description": "new"}}, title="T2"),
