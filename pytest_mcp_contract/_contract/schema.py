@@ -416,7 +416,7 @@ def refusal_judge(compiled: CompiledSchema, place: str) -> Callable[[Any], Insta
         keyword = pointer(found.absolute_schema_path)
         return InstanceError(
             f"{_short_message(found)} (schema keyword {found.validator!r} at {place}{keyword})",
-            pointer(found.absolute_path),
+            pointer((*found.absolute_path, *_extra_key(found))),
         )
 
     return refusal
