@@ -199,8 +199,34 @@ def test_an_allow_line_and_a_marker_take_the_check_id(project: Project, where: s
             "'type' at /$defs/Stop/properties/minutes/type); a client that fills in the default gets a value its "
             "own validation rejects",
         ),
+        (  # a recursive $defs entry, reached again and again through its $ref, is named once
+            {
+                "type": "object",
+                "$defs": {
+                    "Node": {
+                        "type": "object",
+                        "properties": {"next": {"$ref": "#/$defs/Node"}, "n": {"type": "integer", "default": "one"}},
+                    }
+                },
+                "properties": {"head": {"$ref": "#/$defs/Node"}},
+            },
+            "/$defs/Node/properties/n/default",
+            "the default \"one\" is refused by the schema it sits in: 'one' is not of type 'integer' (schema keyword "
+            "'type' at /$defs/Node/properties/n/type); a client that fills in the default gets a value its own "
+            "validation rejects",
+        ),
     ],
-    ids=["minimum", "enum-null", "const", "examples", "root-examples", "ref-sibling", "nested", "reached-def"],
+    ids=[
+        "minimum",
+        "enum-null",
+        "const",
+        "examples",
+        "root-examples",
+        "ref-sibling",
+        "nested",
+        "reached-def",
+        "recursive",
+    ],
 )
 def test_each_value_a_schema_offers_and_refuses_is_named(schema: dict[str, Any], path: str, message: str) -> None:
     violations = check_tool(_tool(schema))
