@@ -26,6 +26,7 @@ from jsonschema.validators import validator_for
 from pytest_mcp_contract._contract.fastschema import compile_predicate
 from pytest_mcp_contract._contract.formats import format_checker as asserting_formats
 from pytest_mcp_contract._json.patterns import PatternTooSlow, search
+from pytest_mcp_contract._json.schemaform import DEFS
 from pytest_mcp_contract._json.value import pointer, render
 
 if TYPE_CHECKING:
@@ -347,9 +348,6 @@ def _subschemas(
     return found
 
 
-DEFS: Final = frozenset({"$defs", "definitions"})
-
-
 def reached_subschemas(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """Each subschema a value can meet, as ``(pointer, node)`` in document order: a ``$defs`` entry
     only when a ``$ref`` reaches it. Each node is taken once, so ``$ref`` loops end.
@@ -362,7 +360,7 @@ def reached_subschemas(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]
     children: dict[tuple[str | int, ...], list[dict[str, Any]]] = {}
     for path, _scope, node in nodes:
         # A node's parent is the nearest schema above it: keywords keep subschemas one or two levels down.
-        parent = next((path[:-up] for up in (1, 2) if len(path) > up - 1 and path[:-up] in paths), None)
+        parent = next((path[:-up] for up in (1, 2) if len(path) >= up and path[:-up] in paths), None)
         if path and parent is not None and path[len(parent)] not in DEFS:
             children.setdefault(parent, []).append(node)
     seen: set[int] = set()
@@ -406,16 +404,18 @@ def refusal_judge(compiled: CompiledSchema, place: str) -> Callable[[Any], Insta
 
     def refusal(value: Any) -> InstanceError | None:
         try:
-            if judge.is_valid(value):
-                return None
-            found = best_match(islice(judge.iter_errors(value), 50))
+            with _any_int_digits():  # an error's message reprs the value: a default of 10**5000 is one
+                if judge.is_valid(value):
+                    return None
+                found = best_match(islice(judge.iter_errors(value), 50))
+                message = _short_message(found) if found is not None else ""
         except (PatternTooSlow, RecursionError, referencing.exceptions.Unresolvable):
             return None
         if found is None:
             return None
         keyword = pointer(found.absolute_schema_path)
         return InstanceError(
-            f"{_short_message(found)} (schema keyword {found.validator!r} at {place}{keyword})",
+            f"{message} (schema keyword {found.validator!r} at {place}{keyword})",
             pointer((*found.absolute_path, *_extra_key(found))),
         )
 
@@ -458,11 +458,7 @@ def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceErr
     validator = compiled.validator
     if validator is None or (compiled.is_valid or validator.is_valid)(instance):
         return []
-    # jsonschema's messages repr the value, and Python refuses to write integers of over 4,300
-    # digits as text unless told otherwise; this runs only for a value already known to be invalid.
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
+    with _any_int_digits():
         errors = sorted(islice(validator.iter_errors(instance), 50), key=_relevance)
         # A schema that names its own draft is judged by it: say so, since drafts disagree (prefixItems).
         draft = f"; {compiled.draft}, as its $schema says" if compiled.declared else ""
@@ -477,6 +473,16 @@ def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceErr
                 )
             )
         return reported
+
+
+@contextlib.contextmanager
+def _any_int_digits() -> Iterator[None]:
+    """jsonschema's messages repr the value, and Python refuses to write integers of over 4,300
+    digits as text unless told otherwise; used only for a value already known to be invalid."""
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
     finally:
         sys.set_int_max_str_digits(limit)
 

@@ -378,3 +378,17 @@ def test_an_input_schema_that_cannot_be_used_is_not_judged_here() -> None:
 
 def _tool(input_schema: dict[str, Any]) -> Tool:
     return Tool(name="probe", input_schema=input_schema)
+
+
+def test_a_default_python_will_not_write_as_text_is_still_named() -> None:
+    # Python refuses str() of an integer of over 4,300 digits; the message shortens it instead of crashing.
+    schema = {"type": "object", "properties": {"n": {"type": "string", "default": 10**5000}}}
+    [violation] = check_tool(_tool(schema))
+    assert (violation.check, violation.path) == ("input-schema-invalid", "/properties/n/default")
+    assert violation.message.startswith(
+        "the default <an integer of 5001 digits: 100000000000…000000> is refused by the schema it sits in: "
+    )
+    assert violation.message.endswith(
+        "is not of type 'string' (schema keyword 'type' at /properties/n/type); a client that fills in the default "
+        "gets a value its own validation rejects"
+    )
