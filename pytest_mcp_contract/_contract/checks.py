@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic_core import to_json
 
+from pytest_mcp_contract._contract.agreement import refused_values
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.versions import adapts_schema_to_version, has_object_rules
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 
 @public
 def check_tool(tool: Tool, *, server: object | None = None, version: str | None = None) -> list[Violation]:
-    """The tool-level checks, from the listing: ``output-schema-invalid`` and ``silent-opt-out``.
+    """The tool-level checks, from the listing: ``output-schema-invalid``, ``silent-opt-out`` and
+    ``input-schema-invalid``.
 
     Pass the in-process server object as ``server`` to also read how the tool was registered,
     which is what tells a silently lost schema from a deliberate opt-out. ``version`` is the
@@ -37,6 +39,17 @@ def check_tool(tool: Tool, *, server: object | None = None, version: str | None 
     asked of the handshake era only (and of every tool when it is not given).
     """
     tool = wire_tool(tool)
+    name = tool.name
+    violations = _output_schema(tool, server, version)
+    # A default, const, enum or examples value the input schema itself refuses (``city: str = None``).
+    violations += [
+        Violation("input-schema-invalid", name, refused.message, refused.path)
+        for refused in refused_values(tool.input_schema)
+    ]
+    return violations
+
+
+def _output_schema(tool: Tool, server: object | None, version: str | None) -> list[Violation]:
     name = tool.name
     schema = tool.output_schema
     if schema is not None:
@@ -47,6 +60,9 @@ def check_tool(tool: Tool, *, server: object | None = None, version: str | None 
         return [
             Violation("output-schema-invalid", name, p.message, p.path, versions=held if p.wire else ())
             for p in problems
+        ] + [
+            Violation("output-schema-invalid", name, refused.message, refused.path)
+            for refused in refused_values(schema)
         ]
     facts = registration(server, name) if server is not None else None
     if facts is not None and facts.opt_out == "silent":

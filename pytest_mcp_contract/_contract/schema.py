@@ -5,6 +5,7 @@ Schemas are compiled once and cached; validation never fetches a remote ``$ref``
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import jsonschema
 import referencing
@@ -24,7 +25,8 @@ from jsonschema.validators import validator_for
 
 from pytest_mcp_contract._contract.fastschema import compile_predicate
 from pytest_mcp_contract._contract.formats import format_checker as asserting_formats
-from pytest_mcp_contract._json.patterns import PatternUnreadable, compiled, search
+from pytest_mcp_contract._json.patterns import PatternTooSlow, PatternUnreadable, compiled, search
+from pytest_mcp_contract._json.schemaform import DEFS
 from pytest_mcp_contract._json.value import pointer, render
 
 if TYPE_CHECKING:
@@ -257,15 +259,20 @@ def _quickest_check(
     return validator.is_valid
 
 
-def _reference_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
-    """Every ``$ref`` that does not resolve inside the document; remote ones are never fetched."""
+def _nodes(schema: dict[str, Any]) -> list[tuple[tuple[str | int, ...], _Resolver, dict[str, Any]]]:
+    """:func:`_subschemas` of a whole document, each with the resolver in scope at it."""
     specification = referencing.jsonschema.specification_with(
         schema.get("$schema", ""), default=referencing.jsonschema.DRAFT202012
     )
     root = specification.create_resource(schema)
     registry = referencing.Registry().with_resource(root.id() or "", root).crawl()
+    return _subschemas(schema, specification, registry.resolver(root.id() or ""))
+
+
+def _reference_problems(schema: dict[str, Any]) -> list[SchemaProblem]:
+    """Every ``$ref`` that does not resolve inside the document; remote ones are never fetched."""
     problems: list[SchemaProblem] = []
-    nodes = _subschemas(schema, specification, registry.resolver(root.id() or ""))
+    nodes = _nodes(schema)
     targets: dict[int, Any] = {}
     for path, resolver, node in nodes:
         ref = node.get("$ref")
@@ -359,6 +366,80 @@ def _subschemas(
             if id(value) in children:
                 stack.append(((*path, *sub_path), scope, value))
     return found
+
+
+def reached_subschemas(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each subschema a value can meet, as ``(pointer, node)`` in document order: a ``$defs`` entry
+    only when a ``$ref`` reaches it. Each node is taken once, so ``$ref`` loops end.
+
+    For a schema that compiled (its ``$ref`` s resolve); one that did not gives what it can.
+    """
+    nodes = _nodes(schema)
+    paths = {path for path, _scope, _node in nodes}
+    by_id = {id(node): (path, scope, node) for path, scope, node in nodes}
+    children: dict[tuple[str | int, ...], list[dict[str, Any]]] = {}
+    for path, _scope, node in nodes:
+        # A node's parent is the nearest schema above it: keywords keep subschemas one or two levels down.
+        parent = next((path[:-up] for up in (1, 2) if len(path) >= up and path[:-up] in paths), None)
+        if path and parent is not None and path[len(parent)] not in DEFS:
+            children.setdefault(parent, []).append(node)
+    seen: set[int] = set()
+    stack: list[dict[str, Any]] = [schema]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or id(node) not in by_id:
+            continue
+        seen.add(id(node))
+        path, scope, _node = by_id[id(node)]
+        stack += children.get(path, [])
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            with contextlib.suppress(referencing.exceptions.Unresolvable):  # output-schema-invalid says so
+                stack.append(scope.lookup(ref).contents)
+    reached = [(path, node) for path, _scope, node in nodes if id(node) in seen]
+    reached.sort(key=lambda entry: _document_order(schema, entry[0]))
+    return [(pointer(path), node) for path, node in reached]
+
+
+def _document_order(schema: Any, path: tuple[str | int, ...]) -> tuple[int, ...]:
+    """Where ``path`` comes when the document is read top to bottom (keys in their written order)."""
+    order: list[int] = []
+    node = schema
+    for part in path:
+        order.append(list(node).index(part) if isinstance(node, dict) else int(part))
+        node = node[part]
+    return tuple(order)
+
+
+def refusal_judge(compiled: CompiledSchema, place: str) -> Callable[[Any], InstanceError | None]:
+    """Why the subschema at ``place`` (a JSON pointer into a schema that compiled) refuses a value,
+    or ``None`` when it accepts it or cannot say (a pattern too slow, nesting too deep).
+
+    Judged by the validator the result checks use, ``$ref`` s resolved from the document's root.
+    """
+    validator = compiled.validator
+    assert validator is not None
+    # A $ref to the place, not the node itself: references inside it then resolve as in the document.
+    judge = validator.evolve(schema={"$ref": "#" + quote(place, safe="/~")})
+
+    def refusal(value: Any) -> InstanceError | None:
+        try:
+            with _any_int_digits():  # an error's message reprs the value: a default of 10**5000 is one
+                if judge.is_valid(value):
+                    return None
+                found = best_match(islice(judge.iter_errors(value), 50))
+                message = _short_message(found) if found is not None else ""
+        except (PatternTooSlow, RecursionError, referencing.exceptions.Unresolvable):
+            return None
+        if found is None:
+            return None
+        keyword = pointer(found.absolute_schema_path)
+        return InstanceError(
+            f"{message} (schema keyword {found.validator!r} at {place}{keyword})",
+            pointer((*found.absolute_path, *_extra_key(found))),
+        )
+
+    return refusal
 
 
 def _keyword_positions(node: dict[str, Any]) -> list[tuple[tuple[str | int, ...], Any]]:
@@ -470,11 +551,7 @@ def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceErr
     validator = compiled.validator
     if validator is None or (compiled.is_valid or validator.is_valid)(instance):
         return []
-    # jsonschema's messages repr the value, and Python refuses to write integers of over 4,300
-    # digits as text unless told otherwise; this runs only for a value already known to be invalid.
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
+    with _any_int_digits():
         errors = sorted(islice(validator.iter_errors(instance), 50), key=_relevance)
         # A schema that names its own draft is judged by it: say so, since drafts disagree (prefixItems).
         draft = f"; {compiled.draft}, as its $schema says" if compiled.declared else ""
@@ -489,6 +566,16 @@ def instance_errors(compiled: CompiledSchema, instance: Any) -> list[InstanceErr
                 )
             )
         return reported
+
+
+@contextlib.contextmanager
+def _any_int_digits() -> Iterator[None]:
+    """jsonschema's messages repr the value, and Python refuses to write integers of over 4,300
+    digits as text unless told otherwise; used only for a value already known to be invalid."""
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
     finally:
         sys.set_int_max_str_digits(limit)
 

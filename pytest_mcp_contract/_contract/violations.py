@@ -12,6 +12,7 @@ from pytest_mcp_contract._errors import McpContractError, public
 
 CheckId = Literal[
     "output-schema-invalid",
+    "input-schema-invalid",
     "silent-opt-out",
     "structured-missing",
     "structured-invalid",
@@ -44,7 +45,15 @@ CHECKS: Final[Mapping[CheckId, str]] = {
     "output-schema-invalid": (
         "Fix the output_schema: it must be valid JSON Schema (Draft 2020-12 unless its $schema names "
         "another), with $refs that resolve inside it and an object at the root. With MCPServer it comes "
-        "from the return annotation (look at Field(json_schema_extra=...), WithJsonSchema and custom schemas)."
+        "from the return annotation (look at Field(json_schema_extra=...), WithJsonSchema and custom schemas). "
+        "A default, const, enum or examples value must be one the schema accepts: change the value, or widen "
+        "the schema."
+    ),
+    "input-schema-invalid": (
+        "Make each default (and const, enum and examples value) one the input schema accepts, or widen the "
+        "schema. With MCPServer the schema comes from the function's signature: city: str = None publishes "
+        '{"type": "string", "default": null}, which refuses its own default; write city: str | None = None '
+        "(or Optional[str]) if None is a value the tool takes, or give it a default of its type."
     ),
     "silent-opt-out": (
         "Return a type the SDK can describe (a BaseModel, TypedDict, dataclass or annotated class), "
@@ -102,8 +111,8 @@ class Violation:
     """One broken promise of one tool.
 
     ``path`` is a JSON pointer into the checked instance (``structured_content`` for result checks,
-    ``output_schema`` for ``output-schema-invalid``), ``""`` for its root, or ``None`` when the
-    violation is not about a place in a document.
+    ``output_schema`` for ``output-schema-invalid``, ``input_schema`` for ``input-schema-invalid``),
+    ``""`` for its root, or ``None`` when the violation is not about a place in a document.
     """
 
     check: CheckId

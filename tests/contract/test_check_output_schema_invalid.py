@@ -1,9 +1,11 @@
-"""``output-schema-invalid``: the published schema is not valid JSON Schema, points nowhere, or is not an object."""
+"""``output-schema-invalid``: the published schema is not valid JSON Schema, points nowhere, is not an object,
+or offers a default, const, enum or examples value it refuses itself."""
 
 from __future__ import annotations
 
 import http.server
 import json
+import sys
 import threading
 import warnings
 from collections.abc import Iterator
@@ -261,3 +263,118 @@ def test_a_pattern_that_backtracks_without_end_is_a_verdict_within_its_budget(sc
         "the pattern '^(a|aa)+$' took over 1 s on a string of 61 characters, so structured_content was not checked "
         "against the schema: a pattern with nested or overlapping repeats backtracks without end on some input."
     )
+
+
+# --- a schema that agrees with itself -----------------------------------------------------------------
+
+REFUSES_ITS_DEFAULTS = """
+from typing import Literal
+
+from mcp.server import MCPServer
+from pydantic import BaseModel, Field
+
+mcp = MCPServer("reports", log_level="ERROR")
+
+class Report(BaseModel):
+    city: str = None
+    level: Literal["low", "high"] = Field("medium", examples=["low", "extreme"])
+
+@mcp.tool()
+def report(city: str) -> Report:
+    return Report(city=city, level="low")
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+REFUSED = [
+    "[[]output-schema-invalid[]] at /properties/city/default",
+    "  the default null is refused by the schema it sits in: None is not of type 'string' (schema keyword 'type' "
+    "at /properties/city/type); a client that fills in the default gets a value its own validation rejects",
+    "[[]output-schema-invalid[]] at /properties/level/default",
+    "  the default \"medium\" is refused by the schema it sits in: 'medium' is not one of ['low', 'high'] (schema "
+    "keyword 'enum' at /properties/level/enum); a client that fills in the default gets a value its own validation "
+    "rejects",
+    "[[]output-schema-invalid[]] at /properties/level/examples/1",
+    "  the example \"extreme\" is refused by the schema it sits in: 'extreme' is not one of ['low', 'high'] (schema "
+    "keyword 'enum' at /properties/level/enum); an example the schema refuses teaches clients and models a wrong "
+    "value",
+    "Next step:",
+    "- output-schema-invalid: Fix the output_schema: * A default, const, enum or examples value must be one the "
+    "schema accepts: change the value, or widen the schema.",
+]
+
+
+@pytest.mark.parametrize("transport", ["in process", "stdio"])
+def test_a_default_the_output_schema_refuses_is_flagged_at_the_listing(project: Project, transport: str) -> None:
+    project.pytester.makepyfile(reports=REFUSES_ITS_DEFAULTS)
+    where = "reports.py:mcp" if transport == "in process" else f"stdio:{sys.executable} reports.py"
+    project.configure(where, suite=True)
+    project.tests('def test_oslo(mcp_contract):\n    mcp_contract.call_tool("report", {"city": "Oslo"})\n')
+    result = project.run("--snapshot-update", "-p", "no:randomly")
+    result.assert_outcomes(passed=1, failed=2)  # the call fails on the tool's listing too; its result is fine
+    result.stdout.fnmatch_lines(
+        ["*_ checks[[]report[]] _*", "tool 'report' breaks its contract as listed (3 violations):", *REFUSED]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            'E       pytest_mcp_contract.ContractViolationError: tool \'report\' called with {"city": "Oslo"} broke '
+            "its contract (3 violations):",
+            *(f"E       {line}" for line in REFUSED),
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("schema", "path", "message"),
+    [
+        (
+            {"type": "object", "properties": {"temperature": {"type": "number", "default": "n/a"}}},
+            "/properties/temperature/default",
+            "the default \"n/a\" is refused by the schema it sits in: 'n/a' is not of type 'number' (schema keyword "
+            "'type' at /properties/temperature/type); a client that fills in the default gets a value its own "
+            "validation rejects",
+        ),
+        (
+            {"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, "3"]}}},
+            "/properties/level/enum/2",
+            "the enum item \"3\" is refused by the schema it sits in: '3' is not of type 'integer' (schema keyword "
+            "'type' at /properties/level/type); a client that offers it as a choice offers a value its own "
+            "validation rejects",
+        ),
+        (
+            {"type": "object", "properties": {"kind": {"type": "string", "minLength": 5, "const": "cat"}}},
+            "/properties/kind/const",
+            "the const \"cat\" is refused by the schema it sits in: 'cat' is too short (schema keyword 'minLength' "
+            "at /properties/kind/minLength); the schema then accepts no value at all",
+        ),
+        (
+            {
+                "type": "object",
+                "properties": {"temperature": {"type": "number"}},
+                "required": ["temperature"],
+                "additionalProperties": False,
+                "examples": [{"temperature": 11.5, "unit": "C"}],
+            },
+            "/examples/0",
+            'the example {"temperature": 11.5, "unit": "C"} is refused by the schema it sits in: at /unit of it, '
+            "Additional properties are not allowed ('unit' was unexpected) (schema keyword 'additionalProperties' at "
+            "/additionalProperties); an example the schema refuses teaches clients and models a wrong value",
+        ),
+    ],
+    ids=["default", "enum", "const", "root-examples"],
+)
+def test_a_value_the_output_schema_refuses_is_named_with_its_pointer(
+    schema: dict[str, Any], path: str, message: str
+) -> None:
+    violations = check_tool(make_tool(schema))
+    assert [(v.check, v.path, v.message) for v in violations] == [("output-schema-invalid", path, message)]
+
+
+def test_a_refused_value_is_found_beside_the_2025_root_rule() -> None:
+    # A root without "type": "object" still has its values judged (the validator exists), and both are said.
+    tool = make_tool({"properties": {"n": {"type": "integer", "default": "none"}}})
+    assert [(v.check, v.path, v.versions) for v in check_tool(tool, version="2025-11-25")] == [
+        ("output-schema-invalid", "", ("2025-11-25",)),
+        ("output-schema-invalid", "/properties/n/default", ()),
+    ]

@@ -93,6 +93,7 @@ def test_every_check_has_a_next_step() -> None:
         "content-mismatch",
         "content-prose",
         "input-crash",
+        "input-schema-invalid",
         "output-schema-invalid",
         "silent-opt-out",
         "stdout-noise",

@@ -252,6 +252,24 @@ def test_the_example_of_content_prose_is_what_the_check_says() -> None:
     assert_says(str(ContractViolationError(found, tool="flights")), EXAMPLES["content-prose"])
 
 
+def test_the_example_of_input_schema_invalid_is_what_a_none_default_gets() -> None:
+    from mcp.server import MCPServer
+
+    server = MCPServer("weather")
+
+    @server.tool()
+    def forecast(city: str = None) -> str:  # type: ignore[assignment]  # noqa: RUF013 (the defect itself)
+        return f"sunny in {city}"
+
+    contract = McpContract(server)
+    try:
+        with pytest.raises(ContractViolationError) as caught:
+            contract.call_tool("forecast", {"city": "Oslo"})
+    finally:
+        contract.close()
+    assert_says(str(caught.value), EXAMPLES["input-schema-invalid"])
+
+
 def test_the_example_of_input_crash_is_what_fuzzing_finds(project: Project) -> None:
     project.configure(target("fuzz_targets", "mcp"), suite=True)
     result = project.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and strict_echo")
