@@ -6,8 +6,6 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-import pytest
-
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._json.value import writable
 
@@ -22,7 +20,7 @@ def public(exported: _Public) -> _Public:
 
 
 @public
-class McpContractWarning(pytest.PytestWarning):
+class McpContractWarning(UserWarning):
     """Something the plugin could not check, or a configuration it had to guess about.
 
     Turn these into failures with ``-W error::pytest_mcp_contract.McpContractWarning``.

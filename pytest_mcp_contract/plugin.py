@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, cast
 import pytest
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._contract.expect import expectations
 from pytest_mcp_contract._plugin import calls, xdist
 from pytest_mcp_contract._plugin.keys import (
     EARLIER_SERVERS,
@@ -29,6 +28,7 @@ from pytest_mcp_contract._plugin.keys import (
 from pytest_mcp_contract._plugin.options import add_markers, add_options, marked_version
 from pytest_mcp_contract._plugin.report import ReportPlugin
 from pytest_mcp_contract._plugin.stderr import StderrPlugin, add_test_connection
+from pytest_mcp_contract._run.marks import expectations
 from pytest_mcp_contract._run.pool import SessionPool
 from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper

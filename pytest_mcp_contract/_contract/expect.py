@@ -15,8 +15,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-import pytest
-
 from pytest_mcp_contract._contract.violations import CHECKS, Violation
 
 if TYPE_CHECKING:
@@ -37,9 +35,6 @@ MARKERS: Final = {
     ),
 }
 """The markers and the text ``pytest --markers`` shows for each (signature first)."""
-
-EXPECTATIONS: Final = pytest.StashKey["list[Expectation]"]()
-"""Per test: what its markers (or, for a generated call, its case) expect."""
 
 _PARAMETERS: Final = {"mcp_expect_error": ("tool", "match"), "mcp_expect_violation": ("check", "tool", "match")}
 
@@ -118,15 +113,16 @@ class Expectation:
         )
 
 
-def expectations(item: pytest.Item) -> list[Expectation]:
-    """The item's ``mcp_expect_*`` markers, closest first; a malformed one is a usage error."""
+def from_marks(marks: Iterable[tuple[str, Sequence[Any], Mapping[str, Any]]]) -> list[Expectation]:
+    """The expectations of a test's markers (name, args, kwargs), closest first; markers of other
+    names are passed over. ``ValueError`` names a malformed one (``@pytest.mark.NAME: why``)."""
     found = []
-    for mark in item.iter_markers():
-        if mark.name in _PARAMETERS:
+    for name, args, kwargs in marks:
+        if name in _PARAMETERS:
             try:
-                found.append(_expectation(mark.name, mark.args, mark.kwargs))
+                found.append(_expectation(name, args, kwargs))
             except ValueError as problem:
-                raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.{mark.name}: {problem}") from None
+                raise ValueError(f"@pytest.mark.{name}: {problem}") from None
     return found
 
 
@@ -182,7 +178,8 @@ ALLOW_FORM: Final = "tool:check  # why it is allowed"
 
 
 def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], str]:
-    """``mcp_contract_allow`` lines: ``station_info:silent-opt-out  # reason``; a bad line is a usage error."""
+    """``mcp_contract_allow`` lines: ``station_info:silent-opt-out  # reason``; ``ValueError`` for a bad line,
+    saying how to write it."""
     allowed: dict[tuple[str, str], str] = {}
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -198,7 +195,7 @@ def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], str]:
         elif not reason.strip():
             problem = "it gives no reason after '#'; say why the violation is carried, for the next reviewer"
         if problem:
-            raise pytest.UsageError(
+            raise ValueError(
                 f"mcp_contract_allow line {number} ({line!r}): {problem}. "
                 f"Write each line as '{ALLOW_FORM}', e.g. 'station_info:silent-opt-out  # schema fix in #42'."
             )

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_mcp_contract._contract.expect import EXPECTATIONS, Judge, expectations
+from pytest_mcp_contract._contract.expect import Judge
 from pytest_mcp_contract._contract.violations import ContractViolationError
 from pytest_mcp_contract._messages import call_arguments
 from pytest_mcp_contract._plugin.keys import CALLS, CURRENT_ITEM, JUDGE, SETTINGS
+from pytest_mcp_contract._run.marks import expectations
 from pytest_mcp_contract._run.records import CallTally, record
 
 CLIENT_FIXTURES = ("mcp_contract", "mcp_contract_async")
@@ -43,7 +44,7 @@ def judge(item: pytest.Item) -> Judge:
     """The test's judge, made at its first use from its markers (or its generated case)."""
     made = item.stash.get(JUDGE, None)
     if made is None:
-        expected = item.stash[EXPECTATIONS] if EXPECTATIONS in item.stash else expectations(item)
+        expected = expectations(item)
         settings = item.config.stash[SETTINGS]
         made = item.stash[JUDGE] = Judge(expected, settings.allow, settings.noted)
     return made

@@ -173,7 +173,10 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     report = config.getoption("mcp_contract_report")
     from pytest_mcp_contract._contract.expect import parse_allow
 
-    allow = parse_allow(cast("list[str]", config.getini("mcp_contract_allow")))
+    try:
+        allow = parse_allow(cast("list[str]", config.getini("mcp_contract_allow")))
+    except ValueError as problem:
+        raise pytest.UsageError(str(problem)) from None
     cases = cast("str", config.getini("mcp_contract_cases")).strip()
 
     fuzz = _fuzz_count(config)

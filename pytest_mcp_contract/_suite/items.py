@@ -23,11 +23,11 @@ import pytest
 from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTracebackNative
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._contract.expect import EXPECTATIONS, expectations
 from pytest_mcp_contract._contract.versions import merge
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
 from pytest_mcp_contract._json.value import writable
+from pytest_mcp_contract._run.marks import expectations
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Answer
+    from pytest_mcp_contract._contract.expect import Expectation
     from pytest_mcp_contract._run.pool import SessionPool
     from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._sdk.errors import RpcError
@@ -100,6 +101,8 @@ class ContractItem(pytest.Function):
     """A generated item: reported by its tool and snapshot file, failing with a plain message."""
 
     tool_name: str
+    expected: list[Expectation] | None = None
+    """What the item's case expects, judged like a test's markers (``None``: read its markers)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -271,7 +274,7 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
         item.tool_name = name
         item.add_marker(MARKER)
         # Its markers (and its tool's cases) accept violations but require none: the fuzzer judges them itself.
-        item.stash[EXPECTATIONS] = []
+        item.expected = []
         items.append(item)
     return items
 
@@ -281,7 +284,7 @@ def _call_item(suite: ContractSuite, folder: Path, case: Case) -> ContractItem:
     item.path = folder
     item.tool_name = case.tool
     item.add_marker(MARKER)
-    item.stash[EXPECTATIONS] = case.expectations  # judged like a marker's
+    item.expected = case.expectations  # judged like a marker's
     return item
 
 

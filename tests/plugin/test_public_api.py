@@ -133,3 +133,17 @@ def test_importing_the_package_does_not_import_the_sdk_hypothesis_or_syrupy() ->
     code = f"import sys, pytest_mcp_contract, pytest_mcp_contract.plugin; print([m for m in {heavy!r} if m in sys.modules])"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_checks_import_without_pytest() -> None:
+    # A script or another test runner may judge answers: the pure checks, the errors and the messages
+    # must not pull pytest in (pyproject.toml's import contract says the same of every import).
+    code = (
+        "import sys\n"
+        "import pytest_mcp_contract._contract.checks, pytest_mcp_contract._contract.expect\n"
+        "import pytest_mcp_contract._errors, pytest_mcp_contract._messages\n"
+        "from pytest_mcp_contract import check_result, check_tool\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('pytest', '_pytest')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
