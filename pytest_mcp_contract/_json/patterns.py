@@ -135,8 +135,10 @@ _NEGATED: Final = {"\\D": "0-9", "\\W": _WORD, "\\S": _SPACE}
 _OUTSIDE: Final = {
     **{escape: f"[{ranges}]" for escape, ranges in _IN_CLASS.items()},
     **{escape: f"[^{ranges}]" for escape, ranges in _NEGATED.items()},
-    "\\b": "(?a:\\b)",  # between ASCII word characters and the rest: "éfoo" has a boundary before f
-    "\\B": "(?a:\\B)",
+    # Between an ASCII word character and the rest ("éfoo" has a boundary before f), spelled with
+    # lookarounds: regex at its floor (2023.12.25) ignores a scoped ASCII flag, (?a:\\b), and reads \\b as Unicode.
+    "\\b": f"(?:(?<=[{_WORD}])(?![{_WORD}])|(?<![{_WORD}])(?=[{_WORD}]))",
+    "\\B": f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))",
 }
 _CONTROL: Final = {"f": "\\f", "n": "\\n", "r": "\\r", "t": "\\t", "v": "\\v"}
 _PYTHON_ESCAPES: Final = frozenset("AZzGhHKRXNeaLUlQEmM")
