@@ -344,6 +344,16 @@ def refused_for_version(message: str, version: str) -> str:
     )
 
 
+def no_answer(why: str, *, gone: bool) -> str:
+    """The ``input-crash`` of a generated call that got no answer (``gone``: the server went away under it)."""
+    return f"the server went away: {why}" if gone else f"no answer: {why}"
+
+
+def refused_return(cause: str | None) -> str:
+    """The ``structured-invalid`` of a tool error that is, in process, the SDK refusing the tool's own return value."""
+    return f"the SDK refused the tool's return value and answered with an error instead: {cause}"
+
+
 def unreadable_answer(server: str, tool: str, why: str) -> str:
     return (
         f"{server} answered tools/call {tool!r} with a line no MCP client can read: {why}. "

@@ -13,14 +13,12 @@ from typing_extensions import Unpack
 from pytest_mcp_contract._client.face import ClientFace
 from pytest_mcp_contract._client.session import ContractSession, SessionOptions
 from pytest_mcp_contract._errors import public
-from pytest_mcp_contract._sdk.errors import RpcError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from mcp_types import CallToolResult
 
-    from pytest_mcp_contract._contract.answer import Answer
 
 T = TypeVar("T")
 
@@ -47,16 +45,12 @@ class AsyncMcpContract(ClientFace):
         __tracebackhide__ = True
         args = self._arguments(name, arguments)
         limit = self._limit(timeout)
-        outcome: Answer | RpcError
-        try:
-            outcome = await self._abandon_after(
-                self._session.request(name, args, validate=validate_arguments),
-                limit,
-                lambda: self._session.timed_out(name, limit),
-                f"tool {name!r}",
-            )
-        except RpcError as error:
-            outcome = error
+        outcome = await self._abandon_after(
+            self._session.request(name, args, validate=validate_arguments),
+            limit,
+            lambda: self._session.timed_out(name, limit),
+            f"tool {name!r}",
+        )
         return self._settle(name, args, outcome, expect_error=expect_error)
 
     async def _abandon_after(

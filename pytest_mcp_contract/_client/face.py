@@ -10,14 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contract._client.session import ContractSession, arguments_dict
-from pytest_mcp_contract._sdk.errors import RpcError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from mcp_types import CallToolResult, Tool
 
-    from pytest_mcp_contract._contract.answer import Answer
+    from pytest_mcp_contract._contract.answer import Answer, Refusal
     from pytest_mcp_contract._contract.violations import Violation
     from pytest_mcp_contract._servers.kinds import Connection
 
@@ -74,11 +73,9 @@ class ClientFace:
         return self._session.timeout if timeout is None else timeout
 
     def _settle(
-        self, name: str, arguments: dict[str, Any] | None, outcome: Answer | RpcError, *, expect_error: bool
+        self, name: str, arguments: dict[str, Any] | None, outcome: Answer | Refusal, *, expect_error: bool
     ) -> CallToolResult:
         """The result once it passed every check; else the violation, raised. ``outcome`` is the answer,
-        or the JSON-RPC error that came instead (raised as it is when expected)."""
+        or what came instead (a JSON-RPC error is raised as it is when expected)."""
         __tracebackhide__ = True
-        if isinstance(outcome, RpcError):
-            self._session.refused(name, arguments, outcome, expect_error=expect_error)
         return self._session.settle(name, arguments, outcome, expect_error=expect_error)

@@ -10,7 +10,6 @@ import contextlib
 import difflib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
 
 import anyio
@@ -28,11 +27,19 @@ from pytest_mcp_contract._client.answering import (
     refused_capability,
     required_capabilities,
 )
-from pytest_mcp_contract._contract.answer import Answer, Triage
-from pytest_mcp_contract._contract.checks import check_tool, result_violations
+from pytest_mcp_contract._contract.answer import (
+    Answer,
+    ErrorAnswer,
+    Outcome,
+    Refusal,
+    RoundsWithoutEnd,
+    Triage,
+    Unreadable,
+)
+from pytest_mcp_contract._contract.checks import Call, check_tool, stdout_noise, verdict
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors
 from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
-from pytest_mcp_contract._contract.violations import CheckId, ContractViolationError, Violation, noted_checks
+from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
 from pytest_mcp_contract._errors import (
     ClientCapabilityError,
     InvalidArgumentsError,
@@ -48,6 +55,7 @@ from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
 from pytest_mcp_contract._sdk.http import http_library
 from pytest_mcp_contract._sdk.servers import HighLevelServer
 from pytest_mcp_contract._sdk.wire import wire_result
+from pytest_mcp_contract._servers import stdio_pipe
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
     marked_call,
@@ -63,16 +71,13 @@ from pytest_mcp_contract._servers.kinds import (
     server_name,
 )
 from pytest_mcp_contract._servers.stdio import StdioTarget
-from pytest_mcp_contract._servers.stdio_pipe import StdoutFault, Unreadable
+from pytest_mcp_contract._servers.stdio_pipe import StdoutFault
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
 
 MAX_ROUNDS: Final = 10
 """``InputRequiredResult`` rounds a call may take (the SDK client's own default)."""
-
-_SDK_REFUSED: Final = "Handler returned an invalid result"
-"""What the SDK's server answers instead of a result its wire model for the session's version rejects."""
 
 MAX_PAGES: Final = 1000
 """A paginator that never ends must not hang the run."""
@@ -89,13 +94,6 @@ before it is taken for gone (a server blocked as a whole, not one tool stuck in 
 @public
 class SessionError(McpContractError, RuntimeError):
     """The session could not be opened, or the server broke the protocol outside a tool call."""
-
-
-@dataclass(frozen=True)
-class RoundsWithoutEnd:
-    """The ``data`` of the error that stands for a tool still asking for input after ``MAX_ROUNDS`` rounds."""
-
-    why: str
 
 
 class SessionOptions(TypedDict, total=False):
@@ -229,19 +227,21 @@ class ContractSession:
     def noise(self, tool: str) -> list[Violation]:
         """The ``stdout-noise`` violation for output seen since the last call, reported once per session
         (on the first call or tool check after it); the session goes on either way."""
+        return stdout_noise(tool, self._noise())
+
+    def _noise(self) -> str | None:
+        """What the transport read that is no MCP message since the last call, told once per session."""
         if not self._faults:
-            return []
+            return None
         (when, fault), self._faults = self._faults[0], []
         if self._noise_told:
-            return []
+            return None
         self._noise_told = True
         if isinstance(fault, StdoutFault):
             # Why a banner is no message goes without saying; why a would-be message is not one does not.
             why = fault.why if fault.line.lstrip().startswith(("{", "[")) else ""
-            message = messages.stdout_noise(server_label(self.server), when, fault.line, why)
-        else:
-            message = messages.stdout_noise(server_label(self.server), when, None, _explain(fault))
-        return [Violation("stdout-noise", tool, message)]
+            return messages.stdout_noise(server_label(self.server), when, fault.line, why)
+        return messages.stdout_noise(server_label(self.server), when, None, _explain(fault))
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``."""
@@ -275,9 +275,12 @@ class ContractSession:
     async def refresh_tools(self) -> None:
         self._tools = await self.list_tools()
 
-    async def request(self, name: str, arguments: dict[str, Any] | None, *, validate: bool = False) -> Answer:
+    async def request(self, name: str, arguments: dict[str, Any] | None, *, validate: bool = False) -> Answer | Refusal:
         """A raw ``tools/call``: the SDK client's own validation would raise before we see the result.
 
+        Returns the answer, or what came instead of one a client could take (a JSON-RPC error, a line
+        that could not be read, an answer the negotiated version's wire model rejects, rounds of
+        input without end): values the judge reads, never raised.
         An ``InputRequiredResult`` is followed through its rounds, as the SDK's ``Client.call_tool``
         does, answering each with the client's callbacks; its final result is the answer.
         A name the listing lacks is looked up again first (the server may have added the tool since),
@@ -296,15 +299,7 @@ class ContractSession:
         try:
             with marked_call() as key:
                 try:
-                    result = await self._send_call(name, arguments, None, None)
-                    for round_number in range(1, MAX_ROUNDS + 1):
-                        if not isinstance(result, mcp_types.InputRequiredResult):
-                            break
-                        responses = await answer_round(self.sdk.session, self.callbacks, name, result, round_number)
-                        result = await self._send_call(name, arguments, responses, result.request_state)
-                    if isinstance(result, mcp_types.InputRequiredResult):  # the server's defect, not the test's
-                        endless = messages.rounds_without_end(name, MAX_ROUNDS)
-                        raise rpc_error(INTERNAL_ERROR, endless, RoundsWithoutEnd(endless))
+                    result = await self._rounds(name, arguments)
                 except RpcError as error:
                     if self._closed_under_us(error):
                         await self._went_away(
@@ -313,15 +308,40 @@ class ContractSession:
                             "the tool crashed or killed the server.",
                             self._later_calls(),
                         )
-                    raise
+                    return self._refusal(error)
             if self.connection is not None:
                 await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
         finally:
             self._calling = None
+        if not isinstance(result, mcp_types.CallToolResult):
+            return result
         if not result.is_error:
             return Answer(result, None)
         cause, refused_return = take_cause_and_origin(self.server, key)
         return Answer(result, cause, refused_return)
+
+    async def _rounds(
+        self, name: str, arguments: dict[str, Any] | None
+    ) -> CallToolResult | OffModel | RoundsWithoutEnd:
+        """The call through its ``InputRequiredResult`` rounds, to its final result or what stopped it."""
+        __tracebackhide__ = True
+        result = await self._send_call(name, arguments, None, None)
+        for round_number in range(1, MAX_ROUNDS + 1):
+            if not isinstance(result, mcp_types.InputRequiredResult):
+                return result
+            responses = await answer_round(self.sdk.session, self.callbacks, name, result, round_number)
+            result = await self._send_call(name, arguments, responses, result.request_state)
+        if isinstance(result, mcp_types.InputRequiredResult):  # the server's defect, not the test's
+            return RoundsWithoutEnd(messages.rounds_without_end(name, MAX_ROUNDS))
+        return result
+
+    def _refusal(self, error: RpcError) -> Refusal:
+        """A JSON-RPC error that came instead of a result, as the value the judge reads."""
+        if isinstance(error.error.data, stdio_pipe.Unreadable):  # the transport's own: no server sends objects
+            return Unreadable(error.error.data.why)
+        # With an HTTP status the SDK's message leaves out.
+        meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
+        return ErrorAnswer(error.error.code, error.error.message, _explain(error), error, meanwhile)
 
     async def _send_call(
         self,
@@ -329,14 +349,13 @@ class ContractSession:
         arguments: dict[str, Any] | None,
         responses: dict[str, Any] | None,
         state: str | None,
-    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult:
+    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult | OffModel:
         """One ``tools/call`` round, read by the negotiated version's wire model."""
         __tracebackhide__ = True
         try:
             return await self.sdk.call(name, arguments, responses, state)
         except ValidationError as error:  # the negotiated version's wire model rejects the answer
-            refusal = self._off_model(error)
-            raise rpc_error(INTERNAL_ERROR, refusal.why, refusal) from None
+            return self._off_model(error)
 
     def _off_model(self, error: ValidationError) -> OffModel:
         """What the negotiated version's wire model said of an answer it rejected."""
@@ -471,126 +490,94 @@ class ContractSession:
         """
         result = wire_result(result)
         cause = take_cause(self.server, name) if result.is_error else None
-        return self.unnoted(self._violations(name, result, expect_error=expect_error, cause=cause))
+        answer = Answer(result, cause)
+        return self.unnoted(self._with_tool(name, answer, self.judge(name, None, answer, expect_error=expect_error)))
 
     def unnoted(self, violations: list[Violation]) -> list[Violation]:
         """``violations`` without the checks this session only notes (``content-prose``, unless required)."""
         return [violation for violation in violations if violation.check not in self.noted]
 
-    def _violations(
-        self, name: str, result: CallToolResult, *, expect_error: bool, cause: str | None
+    def judge(
+        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool | None
     ) -> list[Violation]:
+        """What one call broke, as the judge (``checks.verdict``) reads it under this session's version and
+        listing; noted checks included, nothing sorted. ``expect_error=None``: a tool error is an answer too."""
         tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
-        return [
-            *self.tool_violations(tool),
-            *self.result_violations(name, result, expect_error=expect_error, cause=cause),
-        ]
-
-    def result_violations(
-        self, name: str, result: CallToolResult, *, expect_error: bool, cause: str | None
-    ) -> list[Violation]:
-        """What the result broke, without the tool-level checks (the fuzzer's calls want only these)."""
-        tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
-        return self.noise(name) + result_violations(
+        call = Call(
             tool,
-            result,
+            arguments,
+            outcome,
+            self.negotiated,
+            server=server_label(self.server),
             expect_error=expect_error,
-            cause=cause,
             check_formats=self.check_formats,
-            version=self.negotiated,
+            noise=self._noise(),
         )
+        return verdict(call)
+
+    def _with_tool(self, name: str, outcome: Outcome, found: list[Violation]) -> list[Violation]:
+        """A test's answered call also says what the tool's listing breaks (the generated suite's checks
+        item says it for the fuzzer's calls)."""
+        if not isinstance(outcome, Answer):
+            return found
+        tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
+        return [*self.tool_violations(tool), *found]
+
+    def judged(
+        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool
+    ) -> list[Violation]:
+        """What one call broke that fails the running test: sorted by the run's triage (markers, the
+        allow list), or without the noted checks when there is none. Never raises."""
+        found = self._with_tool(name, outcome, self.judge(name, arguments, outcome, expect_error=expect_error))
+        if self.triage is None:
+            return self.unnoted(found)
+        answer = outcome if isinstance(outcome, Answer) else None
+        return self.triage(server_name(self.server), name, answer, found)
 
     def settle(
-        self, name: str, arguments: Mapping[str, Any] | None, answer: Answer, *, expect_error: bool
+        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool
     ) -> CallToolResult:
-        """Return the result, or raise :class:`ContractViolationError` listing what it broke."""
+        """Return the result, or raise :class:`ContractViolationError` listing what the call broke.
+
+        A JSON-RPC error the test expected (or the allow list carries) is raised as the SDK's own error;
+        a failure that is the test's client's set-up raises :class:`ClientCapabilityError`.
+        """
         __tracebackhide__ = True
-        if answer.result.is_error and not expect_error:
-            problem = self.client_side(name, answer.result)
+        failed = outcome.result if isinstance(outcome, Answer) and outcome.result.is_error else outcome
+        if not expect_error and isinstance(failed, (ErrorAnswer, mcp_types.CallToolResult)):
+            problem = self.client_side(name, failed)
             if problem is not None:
                 raise ClientCapabilityError(name, problem)
-        # This very call's cause (None: none was recorded); never another call's, looked up by name.
-        violations = self._violations(name, answer.result, expect_error=expect_error, cause=answer.cause)
-        if self.triage is not None:
-            violations = self.triage(server_name(self.server), name, answer, violations)
-        else:
-            violations = self.unnoted(violations)
+        violations = self.judged(name, arguments, outcome, expect_error=expect_error)
         if violations:
-            raise ContractViolationError(violations, tool=name, arguments=arguments)
-        return answer.result
+            # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
+            raise ContractViolationError(violations, tool=name, arguments=arguments) from None
+        if isinstance(outcome, ErrorAnswer):  # expected, or carried: the caller gets the SDK's error
+            raise outcome.raised
+        if not isinstance(outcome, Answer):  # carried by the allow list: there is still no result
+            raise rpc_error(INTERNAL_ERROR, getattr(outcome, "why", "no result"))
+        return outcome.result
 
-    def refused(
-        self, name: str, arguments: Mapping[str, Any] | None, error: RpcError, *, expect_error: bool
-    ) -> NoReturn:
-        """A JSON-RPC error instead of a result: raised as it is if expected, else a ``tool-error``;
-        an answer that could not be read is ``answer-unreadable`` either way."""
-        __tracebackhide__ = True
-        unreadable = self.violation_for(name, error)
-        if unreadable is not None:
-            violations = [unreadable]
-        elif expect_error:
-            raise error
-        elif (problem := self.client_side(name, error)) is not None:
-            raise ClientCapabilityError(name, problem) from None
-        else:
-            # With an HTTP status the SDK's message leaves out.
-            meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
-            message = messages.error_instead_of_result(_explain(error), meanwhile)
-            if "no back-channel" in error.error.message and self.negotiated is not None:
-                # A request sent mid-call (ctx.elicit, ctx.session.create_message) has no way back at 2026-07-28.
-                message = messages.no_back_channel(message, self.negotiated)
-                violations = [Violation("tool-error", name, message, versions=(self.negotiated,))]
-            elif error.error.message == _SDK_REFUSED and self.negotiated is not None:
-                # The SDK's server would not send what the tool built, under the version of this session.
-                message = messages.refused_for_version(message, self.negotiated)
-                violations = [Violation("tool-error", name, message, versions=(self.negotiated,))]
-            else:
-                violations = [Violation("tool-error", name, message)]
-        if self.triage is not None:
-            violations = self.triage(server_name(self.server), name, None, violations)
-        if not violations:  # allowed: the caller gets the SDK's error, as with expect_error=True
-            raise error
-        # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
-        raise ContractViolationError(violations, tool=name, arguments=arguments) from None
-
-    def client_side(self, name: str, failed: RpcError | CallToolResult) -> str | None:
+    def client_side(self, name: str, failed: ErrorAnswer | CallToolResult) -> str | None:
         """Why a failed call is the test's client's doing rather than the server's, as the next step
         (``None``: the server's). The tool requires a capability the client lacks (-32021); one of the
         test's callbacks declined or raised; or the tool relays the SDK client's own refusal of a request
         it had no callback for. Only what crosses the wire and the client's own callbacks count: the
         server-side cause (in process) would make the verdict differ by transport."""
-        if isinstance(failed, RpcError) and failed.error.code == MISSING_REQUIRED_CLIENT_CAPABILITY:
-            return missing(name, required_capabilities(failed.error.data), failed.error.message, self.callbacks)
+        if isinstance(failed, ErrorAnswer) and failed.code == MISSING_REQUIRED_CLIENT_CAPABILITY:
+            data = failed.raised.error.data if isinstance(failed.raised, RpcError) else None
+            return missing(name, required_capabilities(data), failed.message, self.callbacks)
         if self._refusals:  # the tool failed on an answer the test's own callback gave
             declined, why = self._refusals[0]
             return messages.callback_declined(name, declined, CALLBACK_FOR[declined], why)
-        if isinstance(failed, RpcError):
-            said = failed.error.message
+        if isinstance(failed, ErrorAnswer):
+            said = failed.message
             shown = f"the client answered its request with {said!r}"
         else:
             said = "\n".join(block.text for block in failed.content if block.type == "text")
             shown = "the tool failed on the client's answer to its request"
         lacking = refused_capability(said, self.callbacks)
         return None if lacking is None else missing(name, {lacking: {}}, shown, self.callbacks)
-
-    def violation_for(self, name: str, error: RpcError) -> Violation | None:
-        """The violation, when ``error`` stands for an answer the client could not take: ``answer-unreadable``
-        for a line the transport could not read, or one the negotiated version's wire model rejects
-        (``structured-invalid`` when it is the structured content); ``tool-error`` for a tool that never
-        reached its final result."""
-        refusal = error.error.data
-        if isinstance(refusal, RoundsWithoutEnd):
-            return Violation("tool-error", name, refusal.why)
-        if isinstance(refusal, OffModel):
-            check: CheckId = (
-                "structured-invalid" if refusal.field.startswith("structuredContent") else "answer-unreadable"
-            )
-            message = messages.off_model(server_label(self.server), name, refusal.version, refusal.why)
-            return Violation(check, name, message, versions=(refusal.version,))
-        if not isinstance(refusal, Unreadable):
-            return None
-        message = messages.unreadable_answer(server_label(self.server), name, error.error.data.why)
-        return Violation("answer-unreadable", name, message)
 
 
 def _unknown(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[tuple[str, str]]:

@@ -11,7 +11,6 @@ from pytest_mcp_contract._client.loop import PROCESS_SHUTDOWN, LoopHost
 from pytest_mcp_contract._client.session import PROBE_TIMEOUT, ContractSession
 from pytest_mcp_contract._contract.versions import OFFERED
 from pytest_mcp_contract._errors import public
-from pytest_mcp_contract._sdk.errors import RpcError
 from pytest_mcp_contract._servers.kinds import server_label
 
 if TYPE_CHECKING:
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
     from mcp_types import CallToolResult
 
-    from pytest_mcp_contract._contract.answer import Answer, Triage
+    from pytest_mcp_contract._contract.answer import Answer, Refusal, Triage
 
 T = TypeVar("T")
 
@@ -85,20 +84,16 @@ class McpContract(ClientFace):
         """
         __tracebackhide__ = True
         args = self._arguments(name, arguments)
-        outcome: Answer | RpcError
-        try:
-            outcome = self.request(name, args, timeout=timeout, validate=validate_arguments)
-        except RpcError as error:
-            outcome = error
+        outcome = self.request(name, args, timeout=timeout, validate=validate_arguments)
         return self._settle(name, args, outcome, expect_error=expect_error)
 
     def request(
         self, name: str, arguments: dict[str, Any] | None, *, timeout: float | None = None, validate: bool = False
-    ) -> Answer:
-        """The raw answer to a call, not checked: :meth:`call_tool` checks it; the fuzzer judges it by its own rule.
+    ) -> Answer | Refusal:
+        """The raw answer to a call, or what came instead of one, not judged: :meth:`call_tool` and the
+        fuzzer ask the judge (``ContractSession.judge``).
 
-        Raises the SDK's ``MCPError`` (``McpError`` under mcp 1.x) for a JSON-RPC error and
-        ``ToolTimeoutError`` after ``timeout``; with ``validate``, ``InvalidArgumentsError`` unsent.
+        Raises ``ToolTimeoutError`` after ``timeout``; with ``validate``, ``InvalidArgumentsError`` unsent.
         """
         __tracebackhide__ = True
         limit = self._limit(timeout)

@@ -1,10 +1,17 @@
-"""What the checks judge: one answer to a call, and who sorts the violations found in it."""
+"""What the checks judge: one answer to a call, or what came instead of one, as values.
+
+A session turns what the wire brought into one of these; the judge (``checks.verdict``) reads
+them, whoever made the call. None of them is an exception: a reason never travels disguised as a
+JSON-RPC error to be unpacked again.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from pytest_mcp_contract._contract.versions import OffModel
 from pytest_mcp_contract._contract.violations import Violation
 
 if TYPE_CHECKING:
@@ -19,6 +26,48 @@ class Answer(NamedTuple):
     refused_return: bool = False
     """In process: the error is the SDK refusing the tool's return value, not the tool crashing."""
 
+
+@dataclass(frozen=True)
+class ErrorAnswer:
+    """A JSON-RPC error the server sent where a result was due."""
+
+    code: int
+    message: str
+    explained: str
+    """``JSON-RPC error -32603: ...``, with its cause where the transport gave one."""
+    raised: BaseException
+    """The SDK's own error, raised as it is to a test that expected an error."""
+    meanwhile: str = ""
+    """What the transport saw meanwhile (an HTTP status), which the SDK's message leaves out."""
+
+
+@dataclass(frozen=True)
+class RoundsWithoutEnd:
+    """A tool still asking for input (``InputRequiredResult``) after the rounds a client allows."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A line of the answer the transport could not read (not JSON, raw bytes, too deep)."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class NoAnswer:
+    """Nothing came within the call's time, or the server went away under the call."""
+
+    why: str
+    gone: bool = False
+
+
+Refusal = ErrorAnswer | OffModel | RoundsWithoutEnd | Unreadable
+"""What came instead of a result that a client could take."""
+
+Outcome = Answer | Refusal | NoAnswer
+"""Everything one call can end in."""
 
 Triage = Callable[[str, str, "Answer | None", list[Violation]], list[Violation]]
 """The run's triage of every checked call: it sees (server name, tool name, the answer or ``None`` for a JSON-RPC error,

@@ -1,31 +1,147 @@
-"""The checks, as pure functions over a listed ``Tool`` and a ``CallToolResult``; no pytest needed."""
+"""The one judge: the checks, as pure functions over a listed ``Tool`` and what a call ended in.
+
+Every :class:`Violation` of the plugin is made here. :func:`verdict` judges one call for every
+caller (a test's call, a case, the fuzzer, a result got elsewhere), over every transport: the same
+answer gets the same violations. No pytest needed.
+"""
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic_core import to_json
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.agreement import refused_values
+from pytest_mcp_contract._contract.answer import Answer, ErrorAnswer, NoAnswer, Outcome, RoundsWithoutEnd, Unreadable
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
-from pytest_mcp_contract._contract.versions import adapts_schema_to_version, has_object_rules
+from pytest_mcp_contract._contract.versions import OffModel, adapts_schema_to_version, has_object_rules
 from pytest_mcp_contract._contract.violations import (
     ERROR_WITH_TEXT,
     ERROR_WITHOUT_TEXT,
     UNMET_EXPECT_ERROR,
+    CheckId,
     Violation,
     noted_checks,
 )
 from pytest_mcp_contract._errors import McpContractWarning, public
-from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow
+from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow, PatternUnreadable
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
 from pytest_mcp_contract._sdk.wire import wire_result, wire_tool
 from pytest_mcp_contract._servers.inprocess import registration, take_cause
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
+
+SDK_REFUSED: Final = "Handler returned an invalid result"
+"""What the SDK's server answers instead of a result its wire model for the session's version rejects."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """Everything known about one ``tools/call``: what was asked, what it ended in, and under what."""
+
+    tool: Tool
+    """The tool as the session lists it (a stand-in of its name if it lists none)."""
+    arguments: Mapping[str, Any] | None
+    outcome: Outcome
+    version: str | None
+    """The protocol version the session negotiated (``None``: not known, every era's rules apply)."""
+    server: str = "the server"
+    """How messages name the server (``server_label``)."""
+    expect_error: bool | None = False
+    """``True``: the caller wants a tool error; ``None``: a result or a tool error are both answers
+    (the fuzzer's generated arguments may be ones the tool cannot serve)."""
+    check_formats: bool = False
+    noise: str | None = None
+    """What the transport read that is no MCP message since the last call (told once per session)."""
+
+
+def verdict(call: Call) -> list[Violation]:
+    """Every violation of one call, noted checks (``content-prose``) included: callers sort them.
+
+    What only the process knows (a crash's cause, the SDK refusing the tool's return value) adds a
+    finding or a better message; it never takes one away.
+    """
+    name = call.tool.name
+    found = stdout_noise(name, call.noise)
+    outcome = call.outcome
+    if isinstance(outcome, Answer):
+        return found + _answered(call, outcome)
+    if isinstance(outcome, OffModel):
+        check: CheckId = "structured-invalid" if outcome.field.startswith("structuredContent") else "answer-unreadable"
+        message = messages.off_model(call.server, name, outcome.version, outcome.why)
+        return [*found, Violation(check, name, message, versions=(outcome.version,))]
+    if isinstance(outcome, Unreadable):
+        message = messages.unreadable_answer(call.server, name, outcome.why)
+        return [*found, Violation("answer-unreadable", name, message)]
+    if isinstance(outcome, RoundsWithoutEnd):  # the server's defect, whatever the caller expected
+        return [*found, Violation("tool-error", name, outcome.why)]
+    if isinstance(outcome, NoAnswer):
+        return [*found, Violation("input-crash", name, messages.no_answer(outcome.why, gone=outcome.gone))]
+    return found + _error_answer(call, outcome)
+
+
+def stdout_noise(tool: str, noise: str | None) -> list[Violation]:
+    """The ``stdout-noise`` violation for what a transport read that is no MCP message, if it read any."""
+    return [Violation("stdout-noise", tool, noise)] if noise is not None else []
+
+
+def _answered(call: Call, answer: Answer) -> list[Violation]:
+    tool, result = call.tool, answer.result
+    if not result.is_error or call.expect_error is False:
+        return result_violations(
+            tool,
+            result,
+            expect_error=bool(call.expect_error),
+            cause=answer.cause,
+            check_formats=call.check_formats,
+            version=call.version,
+        )
+    if call.expect_error is None and answer.refused_return:  # in process: the tool broke its schema
+        return [Violation("structured-invalid", tool.name, messages.refused_return(answer.cause))]
+    if call.expect_error is None:  # a tool error answers arguments it cannot serve, unless it hides a refusal
+        refused = output_refused(tool, result)
+        return [refused] if refused is not None else []
+    return []  # the error the caller asked for, whatever its words
+
+
+def _error_answer(call: Call, error: ErrorAnswer) -> list[Violation]:
+    """A JSON-RPC error where a result was due: a version's rule when it says one, ``input-crash`` for
+    arguments the input schema allows, else ``tool-error``. A caller that wants an error gets it as it is."""
+    name = call.tool.name
+    if call.expect_error:
+        return []
+    message = messages.error_instead_of_result(error.explained, error.meanwhile)
+    if "no back-channel" in error.message and call.version is not None:
+        # A request sent mid-call (ctx.elicit, ctx.session.create_message) has no way back at 2026-07-28.
+        held = (call.version,)
+        return [Violation("tool-error", name, messages.no_back_channel(message, call.version), versions=held)]
+    if error.message == SDK_REFUSED and call.version is not None:
+        # The SDK's server would not send what the tool built, under the version of this session.
+        refused = messages.refused_for_version(message, call.version)
+        return [Violation("tool-error", name, refused, versions=(call.version,))]
+    if _allowed(call.tool, call.arguments):
+        return [Violation("input-crash", name, message)]
+    return [Violation("tool-error", name, message)]
+
+
+def _allowed(tool: Tool, arguments: Mapping[str, Any] | None) -> bool:
+    """Whether the input schema accepts the arguments (a schema that cannot be read refuses none)."""
+    schema = tool.input_schema
+    if not isinstance(schema, dict):
+        return True
+    compiled = compile_schema(schema)
+    if any(not problem.pattern for problem in compiled.problems):
+        return True
+    try:
+        return not instance_errors(compiled, dict(arguments or {}))
+    except (RecursionError, PatternTooSlow, PatternUnreadable):
+        return True
 
 
 @public

@@ -82,7 +82,9 @@ CHECKS: Final[Mapping[CheckId, str]] = {
     "tool-error": f"{_UNEXPECTED_ERROR} {_MISSING_ERROR}",  # a failure names the half that happened
     "input-crash": (
         "Arguments the input schema allows must get an answer: a result, or a tool error (is_error) that says "
-        "what is wrong with them; never a JSON-RPC error or silence. Validate the arguments in the tool."
+        "what went wrong; never a JSON-RPC error or silence (MCP keeps JSON-RPC errors for the protocol's own: "
+        "an unknown tool, arguments the schema refuses). Validate the arguments in the tool and return a failure "
+        "as a tool error; a test that wants this error passes expect_error=True."
     ),
     "stdout-noise": (
         "Over stdio, stdout carries MCP messages only: send logs and banners to stderr (Python: "

@@ -1,9 +1,10 @@
 """Property-based contract testing: arguments generated from a tool's input schema, shrunk when they break it.
 
 Every generated call must end in a tool error (``is_error``: a legitimate answer to bad-but-valid
-input) or in a result that passes every check. A JSON-RPC error or no answer at all is an
-``input-crash``. In process, an error that is the SDK rejecting the tool's own return value is a
-``structured-invalid``: the tool broke its schema, and the SDK only hid it.
+input) or in a result that passes every check. The fuzzer only generates and shrinks: each answer is
+judged by the one judge (``_contract.checks.verdict``), under each protocol version offered, as a
+test's call is. So a JSON-RPC error or no answer at all is an ``input-crash``; in process, an error
+that is the SDK rejecting the tool's own return value is a ``structured-invalid``.
 
 Hypothesis generates (from :mod:`.strategies`) and shrinks; it comes with the ``fuzz`` extra and
 is imported only when fuzzing is asked for. Each tool gets an example database of its own, and the
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._contract.checks import output_refused
+from pytest_mcp_contract._contract.answer import Answer, ErrorAnswer, NoAnswer, Outcome
 from pytest_mcp_contract._contract.expect import Expectation, Judge, Verdict
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
 from pytest_mcp_contract._json.schemaform import canonical
@@ -42,6 +43,9 @@ DATABASE: Final = Path(".hypothesis") / "mcp-contract"
 """Under the project folder: one example database per server and tool."""
 LAST_FAILURE: Final = "last-failure.json"
 """Beside it, the smallest failing arguments of the last run, tried first (with or without a seed)."""
+
+Others = Sequence[tuple[str, "McpContract"]]
+"""The sessions of the other protocol versions offered, by the version each answered with."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,8 @@ class Fuzzed:
     """Violations the project accepts (a case's ``violations``, a marker), by check id, over every call."""
     allowed: Counter[str] = field(default_factory=Counter)
     """Violations ``mcp_contract_allow`` carries, by check id, over every call."""
+    noted: Counter[str] = field(default_factory=Counter)
+    """Checks only noted (``content-prose``), by check id, over every call: the summary tells them too."""
 
 
 def may_write(tool: Tool) -> bool:
@@ -122,12 +128,14 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     *,
     accepting: Sequence[Expectation] = (),
     cased: Sequence[dict[str, Any]] = (),
+    others: Others = (),
 ) -> Fuzzed:
     """Call ``tool`` with up to ``settings.fuzz`` generated argument sets, drawing on ``known`` calls.
 
     A violation ``accepting`` covers (the project's cases and markers) or the allow list carries
     fails nothing, as for any other call; none of them is required of a random search. ``cased``:
-    the arguments of every case, for which a failure suggests no new case.
+    the arguments of every case, for which a failure suggests no new case. ``others``: the sessions of
+    the other versions offered, which judge each call's one answer too.
 
     Returns what it did and, in ``failure``, the smallest failing call Hypothesis found; calls
     ``pytest.skip`` when no arguments can be generated from the input schema.
@@ -170,7 +178,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         inside = random.getstate()
         random.setstate(outside)
         try:
-            probed = probe(client, tool, arguments, judge)
+            probed = probe(client, tool, arguments, judge, others)
         finally:
             outside = random.getstate()
             random.setstate(inside)
@@ -188,7 +196,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
     last = folder / LAST_FAILURE
     try:
-        replayed = _replay(client, tool, judge, last, project, allows=allows, cased=cased)
+        replayed = _replay(client, tool, judge, last, project, allows=allows, cased=cased, others=others)
     except _NeedsCapability as needs:
         pytest.skip(f"not fuzzed: {needs}")
     if replayed is not None:
@@ -238,7 +246,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             # Once more with the server's log on, so the report holds this call's log and no other.
             calls += 1
             try:
-                again = probe(client, tool, found.arguments, judge).violations
+                again = probe(client, tool, found.arguments, judge, others).violations
             except _NeedsCapability:  # asked this time what it did not before: the first finding stands
                 again = []
             flaky = flaky or not again
@@ -256,13 +264,22 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             failure=message,
             expected=tally.expected,
             allowed=tally.allowed,
+            noted=tally.noted,
         )
     if calls == 0 and not stopped:
         pytest.skip(
             f"the fuzzer could not generate arguments that {tool.name!r}'s input schema allows (it does not know "
             "every JSON Schema keyword); a case for the tool in the mcp_contract_cases file is still called"
         )
-    return Fuzzed(calls, results, len(distinct), cut_short=timed_out, expected=tally.expected, allowed=tally.allowed)
+    return Fuzzed(
+        calls,
+        results,
+        len(distinct),
+        cut_short=timed_out,
+        expected=tally.expected,
+        allowed=tally.allowed,
+        noted=tally.noted,
+    )
 
 
 @contextlib.contextmanager
@@ -295,43 +312,45 @@ class Probe:
     """How the project's expectations and allow list sorted what it broke (``None``: nothing)."""
 
 
-def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], judge: Judge) -> Probe:
-    """Make one generated call and judge its answer (``judge``: the project's expectations and allow list)."""
+def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], judge: Judge, others: Others = ()) -> Probe:
+    """Make one generated call and ask the judge, as for a case: under the version of ``client``, and
+    under each of ``others`` (sent again if the tool only reads, else its one answer read there); then
+    sort what it broke with ``judge`` (the project's expectations and allow list). A tool error is an
+    answer too: the arguments may be ones the tool cannot serve."""
 
+    from pytest_mcp_contract._client.legs import everywhere
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._errors import ClientCapabilityError, ToolTimeoutError
-    from pytest_mcp_contract._sdk.errors import RpcError
 
     name = tool.name
-    answer = None
-    try:
-        answer = client.request(name, arguments)
-    except SessionError as error:
-        return Probe([Violation("input-crash", name, f"the server went away: {error}")], False, gone=True)
-    except ClientCapabilityError as error:
-        raise _NeedsCapability(str(error)) from None
-    except RpcError as error:
-        standing = client.session.violation_for(name, error)
-        problem = client.session.client_side(name, error) if standing is None else None
-        if problem is not None:  # the client's set-up, not the server: as for the tests' own calls
-            raise _NeedsCapability(problem) from None
-        message = f"the server answered with a JSON-RPC error instead of a result: {error.error.message}"
-        violations = [standing or Violation("input-crash", name, message)]
-    except ToolTimeoutError as error:
-        violations = [Violation("input-crash", name, f"no answer: {error}")]
-    else:
-        if not answer.result.is_error:
-            violations = client.session.result_violations(name, answer.result, expect_error=False, cause=None)
-        elif answer.refused_return:
-            message = f"the SDK refused the tool's return value and answered with an error instead: {answer.cause}"
-            violations = [Violation("structured-invalid", name, message)]
-        else:  # a legitimate answer to arguments the tool cannot serve, unless the server refused its own result
-            refused = output_refused(client.session.tool(name), answer.result)
-            violations = [refused] if refused is not None else []
+    gone = False
+
+    def send(sender: McpContract) -> Outcome:
+        nonlocal gone
+        try:
+            return sender.request(name, arguments)
+        except SessionError as error:
+            gone = True
+            return NoAnswer(str(error), gone=True)
+        except ClientCapabilityError as error:
+            raise _NeedsCapability(str(error)) from None
+        except ToolTimeoutError as error:
+            return NoAnswer(str(error))
+
+    def verdict(reader: McpContract, outcome: Outcome) -> list[Violation]:
+        if isinstance(outcome, ErrorAnswer):
+            problem = reader.session.client_side(name, outcome)
+            if problem is not None:  # the client's set-up, not the server: as for the tests' own calls
+                raise _NeedsCapability(problem) from None
+        return reader.session.judge(name, arguments, outcome, expect_error=None)
+
+    done = everywhere([(str(client.protocol_version), client), *others], name, send, verdict)
+    violations = done.violations
+    answer = done.outcome if isinstance(done.outcome, Answer) else None
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: cases, markers and the allow list apply.
-    verdict = judge.judge(name, answer, violations) if violations else None
-    return Probe(verdict.failing if verdict is not None else [], answered, verdict=verdict)
+    sorted_out = judge.judge(name, answer, violations) if violations else None
+    return Probe(sorted_out.failing if sorted_out is not None else [], answered, gone=gone, verdict=sorted_out)
 
 
 def _replay(
@@ -343,6 +362,7 @@ def _replay(
     *,
     allows: Callable[[Any], bool],
     cased: Sequence[dict[str, Any]],
+    others: Others,
 ) -> Fuzzed | None:
     """The last run's failure first, by our own record (Hypothesis skips its database given a seed):
     what it did if it failed again, else ``None``."""
@@ -355,7 +375,7 @@ def _replay(
         arguments = None
     # The input schema may have changed since: arguments it no longer allows prove nothing.
     if isinstance(arguments, dict) and allows(arguments):
-        violations = probe(client, tool, arguments, judge).violations
+        violations = probe(client, tool, arguments, judge, others).violations
         if violations:
             broke = _Broke(arguments, violations)
             message = _message(

@@ -121,6 +121,7 @@ class ContractReport:
                 tool.tally.failing.update(data["violations"])
                 tool.tally.expected.update(data.get("expected", {}))
                 tool.tally.allowed.update(data.get("allowed", {}))
+                tool.tally.noted.update(data.get("noted", {}))  # told in prose, whoever called
                 tool.fuzzed = True
                 tool.fuzz_calls += data["calls"]
                 tool.fuzz_results += data["results"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
@@ -36,11 +35,10 @@ if TYPE_CHECKING:
     from mcp_types import Tool
 
     from pytest_mcp_contract._client.sync_client import McpContract
-    from pytest_mcp_contract._contract.answer import Answer
+    from pytest_mcp_contract._contract.answer import Answer, Outcome, Refusal
     from pytest_mcp_contract._contract.expect import Expectation
     from pytest_mcp_contract._run.pool import SessionPool
     from pytest_mcp_contract._run.settings import Settings
-    from pytest_mcp_contract._sdk.errors import RpcError
     from pytest_mcp_contract._suite.cases import Case
 
 SUITE: Final = "mcp-contract"
@@ -297,19 +295,17 @@ def _call_test(case: Case) -> Callable[..., None]:
         if not legs:  # no version lists the tool (any more): the call says so, as a test's own would
             _client(request).call_tool(case.tool, case.arguments, validate_arguments=case.validate_arguments)
             return
-        (sent_under, sender), *others = legs
-        outcome = _send(sender, case)
-        found = {sent_under: _violations(sender, case, outcome)}
-        replays = replayable(sender.tools[case.tool])
-        once = _Once(sent_under, sender, case, outcome)
-        for version, client in others:
-            if replays:  # it says it changes nothing: ask again, as that version's client would
-                found[version] = _violations(client, case, _send(client, case))
-            else:
-                once.judge(version, client, found)
-        if others and not replays:
-            record(request.node, "once", server=server_name(sender.server), tool=case.tool, **once.record())
-        violations = merge(found)
+        from pytest_mcp_contract._client.legs import everywhere
+
+        done = everywhere(
+            legs,
+            case.tool,
+            lambda client: _send(client, case),
+            lambda client, outcome: _violations(client, case, outcome),
+        )
+        if len(legs) > 1 and not done.replayed:
+            record(request.node, "once", server=server_name(legs[0][1].server), tool=case.tool, **done.record())
+        violations = done.violations
         if violations:
             broken = ContractViolationError(violations, tool=case.tool, arguments=case.arguments)
             broken.add_note(case.hint())
@@ -319,78 +315,24 @@ def _call_test(case: Case) -> Callable[..., None]:
     return call
 
 
-def replayable(tool: Tool) -> bool:
-    """Whether a call of ``tool`` may be sent again under another protocol version: it says it reads
-    only (``readOnlyHint``) or that a second call with the same arguments changes nothing more
-    (``idempotentHint``). Any other tool may write, so its call reaches the server once."""
-    hints = tool.annotations
-    return hints is not None and (hints.read_only_hint is True or hints.idempotent_hint is True)
-
-
-def _send(client: McpContract, case: Case) -> Answer | RpcError:
-    """The case's call, sent once through ``client``: its answer, or the JSON-RPC error that came instead."""
+def _send(client: McpContract, case: Case) -> Answer | Refusal:
+    """The case's call, sent once through ``client``: its answer, or what came instead."""
     __tracebackhide__ = True
-    from pytest_mcp_contract._sdk.errors import RpcError
-
     try:
         return client.request(case.tool, case.arguments, validate=case.validate_arguments)
-    except RpcError as error:
-        return error
     except InvalidArgumentsError as error:
         error.add_note(case.arguments_hint())
         raise
 
 
-def _violations(client: McpContract, case: Case, outcome: Answer | RpcError) -> list[Violation]:
+def _violations(client: McpContract, case: Case, outcome: Outcome) -> list[Violation]:
     """What ``outcome`` broke, judged by ``client``'s session: its listing and its version's rules."""
     __tracebackhide__ = True
-    from pytest_mcp_contract._sdk.errors import RpcError
-
     try:
-        if isinstance(outcome, RpcError):
-            client.session.refused(case.tool, case.arguments, outcome, expect_error=False)
         client.session.settle(case.tool, case.arguments, outcome, expect_error=False)
     except ContractViolationError as error:
         return list(error.violations)
     return []
-
-
-@dataclass
-class _Once:
-    """A call that may write, sent under one version only: what each other version's client would
-    get is read from that one answer, where the tool is listed alike under both."""
-
-    sent_under: str
-    sender: McpContract
-    case: Case
-    outcome: Answer | RpcError
-    judged: list[str] = field(default_factory=list)
-    """Versions whose verdict was read from the one answer."""
-    unjudged: list[str] = field(default_factory=list)
-    """Versions the one answer says nothing of: they list the tool otherwise, or it is an error of its version."""
-
-    def judge(self, version: str, client: McpContract, found: dict[str, list[Violation]]) -> None:
-        """Add to ``found`` what ``outcome`` breaks under ``version`` (judged by ``client``'s session)."""
-        __tracebackhide__ = True
-        from pytest_mcp_contract._sdk.errors import RpcError
-
-        tool = self.case.tool
-        error = isinstance(self.outcome, RpcError)
-        # An answer is judged against the listing it answered; a server that lists the tool otherwise
-        # for this version (FastMCP's object root) would have answered otherwise too. A JSON-RPC error
-        # that says something of its own version only (the SDK would not send the result under it, no
-        # back-channel) tells nothing of another's.
-        if client.tools[tool] != self.sender.tools[tool] or (
-            error and any(violation.versions for violation in found[self.sent_under])
-        ):
-            self.unjudged.append(version)
-            return
-        self.judged.append(version)
-        # Any other JSON-RPC error holds for every version alike; a result is read by this version's rules.
-        found[version] = list(found[self.sent_under]) if error else _violations(client, self.case, self.outcome)
-
-    def record(self) -> dict[str, Any]:
-        return {"sent_under": self.sent_under, "judged": self.judged, "unjudged": self.unjudged}
 
 
 def _expects_violations(case: Case) -> bool:
@@ -415,14 +357,16 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
             # For the summary, which names every tool left out with the line that opts it in.
             record(request.node, "fuzz-skipped", server=_name(settings), tool=tool_name, destructive=destructive(tool))
             pytest.skip(reason)
+        (_version, client), *others = [leg for leg in _legs(request) if tool_name in leg[1].tools]
         fuzzed = fuzz_tool(
-            _client(request),
+            client,
             tool,
             settings,
             project_dir(request.config),
             known,
             accepting=[*accepted, *expectations(request.node)],
             cased=[case.arguments for case in cases],
+            others=others,
         )
         record(
             request.node,
@@ -436,6 +380,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
             violations=[violation.check for violation in fuzzed.violations],
             expected=dict(fuzzed.expected),
             allowed=dict(fuzzed.allowed),
+            **({"noted": dict(fuzzed.noted)} if fuzzed.noted else {}),
         )
         if fuzzed.failure is not None:
             pytest.fail(writable(fuzzed.failure), pytrace=False)

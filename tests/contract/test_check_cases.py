@@ -45,7 +45,7 @@ WIRE_CASES = [
     ("schemaless_repr", [("silent-opt-out", None)]),
     ("schema_pattern_backtracks", [("output-schema-invalid", "/properties/s/pattern")]),
     ("errored", [("tool-error", None)]),
-    ("protocol_error", [("tool-error", None)]),
+    ("protocol_error", [("input-crash", None)]),  # arguments the input schema allows got no result
 ]
 
 

@@ -138,7 +138,8 @@ def test_expected_errors_pass_and_unexpected_success_fails(project: Project) -> 
 
 
 @pytest.mark.parametrize("over", ["in process", "stdio"])
-def test_a_json_rpc_error_is_a_tool_error_unless_expected(project: Project, over: str) -> None:
+def test_a_json_rpc_error_is_an_input_crash_unless_expected(project: Project, over: str) -> None:
+    # The same verdict the fuzzer gives the same answer: arguments the input schema allows got no result.
     server = target("wire") if over == "in process" else f"stdio:{sys.executable} {SERVERS / 'wire.py'}"
     project.configure(server)
     project.tests(
@@ -152,13 +153,24 @@ def test_a_json_rpc_error_is_a_tool_error_unless_expected(project: Project, over
         def test_expected(mcp_contract):
             with pytest.raises(MCPError, match="quota exhausted"):
                 mcp_contract.call_tool("protocol_error", expect_error=True)
+
+        def test_refused_arguments(mcp_contract):
+            mcp_contract.call_tool("refuses_bad_arguments", {"n": "one"}, validate_arguments=False)
         """
     )
     result = project.run()
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(
         [
-            "E       [tool-error]",
+            "*_ test_unexpected _*",
+            "E       [[]input-crash[]]",
+            "E         the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error "
+            "-32001: quota exhausted",
+            "E       - input-crash: Arguments the input schema allows must get an answer: * a test that wants this "
+            "error passes expect_error=True.",
+            # Arguments the schema refuses may get a JSON-RPC error: only the test did not expect one.
+            "*_ test_refused_arguments _*",
+            "E       [[]tool-error[]]",
             "E         the server answered tools/call with a JSON-RPC error instead of a result: JSON-RPC error "
             "-32001: quota exhausted",
         ]

@@ -29,11 +29,12 @@ class WireTool:
     is_error: bool = False
     handler: Handler | None = None
     annotations: types.ToolAnnotations | None = None
+    input_schema: dict[str, Any] = field(default_factory=lambda: {"type": "object"})
 
     def tool(self) -> types.Tool:
         return types.Tool(
             name=self.name,
-            input_schema={"type": "object"},
+            input_schema=self.input_schema,
             output_schema=self.output_schema,
             annotations=self.annotations,
         )
@@ -136,6 +137,13 @@ CASES = [
     ),
     WireTool("errored", N_SCHEMA, {"n": "not checked"}, ["upstream down"], is_error=True),
     WireTool("protocol_error", N_SCHEMA, handler=_protocol_error),
+    # A JSON-RPC error for arguments the input schema refuses is the protocol's own answer to them.
+    WireTool(
+        "refuses_bad_arguments",
+        N_SCHEMA,
+        handler=_protocol_error,
+        input_schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+    ),
     WireTool("sleepy", N_SCHEMA, handler=_sleep),
     WireTool("big", WRAPPED_LIST, handler=_big(2000)),
 ]
