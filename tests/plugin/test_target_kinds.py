@@ -36,7 +36,7 @@ def _names(node: ast.AST) -> set[str]:
     return found
 
 
-def _where(path: Path, node: ast.stmt | ast.expr) -> str:
+def _where(path: Path, node: ast.stmt | ast.expr | ast.alias) -> str:
     return f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
 
 
@@ -79,9 +79,7 @@ def test_a_target_strings_kind_is_decided_by_the_table_alone() -> None:
         if path not in TABLE
         for node in ast.walk(tree)
         if isinstance(node, ast.Compare)
-        and any(
-            isinstance(side, ast.Constant) and side.value in KIND_NAMES for side in [node.left, *node.comparators]
-        )
+        and any(isinstance(side, ast.Constant) and side.value in KIND_NAMES for side in [node.left, *node.comparators])
     ]
     assert branching == [], "a kind's own settings are read by its row's loader (TargetSettings), not by branches"
 

@@ -86,7 +86,9 @@ def test_an_unknown_scheme_is_a_usage_error_naming_the_transports(project: Proje
 
 def test_a_marker_naming_an_unknown_scheme_says_the_same(project: Project) -> None:
     project.configure(None)
-    project.tests(f"import pytest\n\n@pytest.mark.mcp_contract_server({UNKNOWN!r})\ndef test_it(mcp_contract):\n    pass\n")
+    project.tests(
+        f"import pytest\n\n@pytest.mark.mcp_contract_server({UNKNOWN!r})\ndef test_it(mcp_contract):\n    pass\n"
+    )
     result = project.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     text = result.stderr.str()
