@@ -23,6 +23,7 @@ from pytest_mcp_contract._plugin.keys import (
     MARKED_VERSION,
     POOL,
     RESTORE_SIGNALS,
+    SERVER_NAMES,
     SETTINGS,
 )
 from pytest_mcp_contract._plugin.options import add_markers, add_options, marked_version
@@ -32,6 +33,7 @@ from pytest_mcp_contract._run.marks import expectations
 from pytest_mcp_contract._run.pool import SessionPool
 from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper
+from pytest_mcp_contract._servers.names import ServerNames
 from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, COLLECTED, covers_project
 
 if TYPE_CHECKING:
@@ -79,6 +81,7 @@ def pytest_configure(config: pytest.Config) -> None:
         settings,
         triage=lambda *call: calls.triage(config, *call),
         callbacks=lambda server: config.hook.pytest_mcp_contract_callbacks(server=server, config=config),
+        names=config.stash.setdefault(SERVER_NAMES, ServerNames()),
     )
 
 

@@ -63,18 +63,13 @@ from pytest_mcp_contract._servers.inprocess import (
     take_cause,
     take_cause_and_origin,
 )
-from pytest_mcp_contract._servers.kinds import (
-    EXTERNAL,
-    Connection,
-    connectable,
-    server_label,
-    server_name,
-)
-from pytest_mcp_contract._servers.stdio import StdioTarget
+from pytest_mcp_contract._servers.kinds import Connection, as_target, server_label, server_name
 from pytest_mcp_contract._servers.stdio_pipe import StdoutFault
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
+
+    from pytest_mcp_contract._servers.names import ServerNames
 
 MAX_ROUNDS: Final = 10
 """``InputRequiredResult`` rounds a call may take (the SDK client's own default)."""
@@ -105,6 +100,7 @@ class SessionOptions(TypedDict, total=False):
     require_json_text: bool
     version: str
     callbacks: Mapping[str, Any]
+    names: ServerNames | None
 
 
 class ContractSession:
@@ -120,8 +116,13 @@ class ContractSession:
         require_json_text: bool = False,
         version: str = OFFERED[0],
         callbacks: Mapping[str, Any] | None = None,
+        names: ServerNames | None = None,
     ) -> None:
         self.server = server
+        self.target = as_target(server)
+        """What the session asks of the server, whatever its kind."""
+        self.names = names
+        """The run's record of what each server called itself, told the name this session hears (``None``: no run's)."""
         self.callbacks = client_callbacks(callbacks)
         """The SDK client's callbacks (sampling, elicitation, roots): the capabilities it declares."""
         self._refusals: list[tuple[str, str]] = []
@@ -161,15 +162,13 @@ class ContractSession:
         """Connect and list the tools; the caller's exit stack closes the connection."""
         if isinstance(self.server, HighLevelServer):
             record_causes()
-        transport = None
-        if isinstance(self.server, EXTERNAL):
-            self.connection = self.server.connect(stack)
-            transport = self.connection.transport()
+        self.connection = self.target.connect(stack)
+        transport = self.connection.transport() if self.connection is not None else None
         connection = AsyncExitStack()
         try:
             self._sdk = await open_session(
                 connection,
-                server=connectable(self.server),
+                server=self.target.sdk_server,
                 transport=transport,
                 version=self.version,
                 callbacks=recording(self.callbacks, self._refusals),
@@ -182,10 +181,8 @@ class ContractSession:
             problem = messages.not_opened(server_label(self.server), _explain(cause), hint, self._stderr())
             raise SessionError(problem) from self._chained(error)
         told = self._sdk.server_name
-        if isinstance(self.server, EXTERNAL) and told is not None:
-            if self.server.reported_name and told != self.server.reported_name:
-                self.server.name_changes = True  # two processes, two names: no folder may be named after it
-            self.server.reported_name = self.server.reported_name or told
+        if self.names is not None and told is not None and self.target.external:  # in process, it has its name
+            self.names.told(self.server, told)
         try:
             self._tools = await self.list_tools()
         except BaseException:
@@ -200,12 +197,12 @@ class ContractSession:
 
     def _discovered(self) -> bool:
         """Whether a server outside this process settled the version by its answer to ``server/discover``."""
-        return isinstance(self.server, EXTERNAL) and self._sdk is not None and self._sdk.discovered
+        return self.target.external and self._sdk is not None and self._sdk.discovered
 
     def _chained(self, error: BaseException) -> BaseException | None:
         """The cause to chain to a session error: in process, the server's own traceback is worth
         showing; for a server outside, it would be only the SDK's and httpx's frames, which the message sums up."""
-        return None if isinstance(self.server, EXTERNAL) else error
+        return None if self.target.external else error
 
     async def _hint(self, error: BaseException | None) -> str:
         return "" if self.connection is None else await self.connection.hint(error)
@@ -417,7 +414,12 @@ class ContractSession:
     @property
     def started_here(self) -> bool:
         """Whether the server is a process this session started (a command), which a new session starts again."""
-        return isinstance(self.server, StdioTarget)
+        return self.target.started_here
+
+    @property
+    def server_name(self) -> str:
+        """What the run files the server under (``_servers.kinds.server_name``), from the run's record of names."""
+        return server_name(self.server, self.names)
 
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 
@@ -532,7 +534,7 @@ class ContractSession:
         if self.triage is None:
             return self.unnoted(found)
         answer = outcome if isinstance(outcome, Answer) else None
-        return self.triage(server_name(self.server), name, answer, found)
+        return self.triage(self.server_name, name, answer, found)
 
     def settle(
         self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool

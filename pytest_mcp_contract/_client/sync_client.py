@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from mcp_types import CallToolResult
 
     from pytest_mcp_contract._contract.answer import Answer, Refusal, Triage
+    from pytest_mcp_contract._servers.names import ServerNames
 
 T = TypeVar("T")
 
@@ -30,7 +31,8 @@ class McpContract(ClientFace):
     Every ``call_tool`` result is checked against the tool's published contract before it is
     returned; a broken contract raises :class:`~pytest_mcp_contract.ContractViolationError`.
     ``version`` is the protocol version it offers; ``callbacks`` are the SDK client's sampling,
-    elicitation, roots and logging callbacks, and so the capabilities it declares.
+    elicitation, roots and logging callbacks, and so the capabilities it declares. ``names`` is the
+    plugin's record of what each server called itself this run (a script leaves it out).
     """
 
     def __init__(
@@ -44,6 +46,7 @@ class McpContract(ClientFace):
         startup_timeout: float | None = None,
         version: str = OFFERED[0],
         callbacks: Mapping[str, Any] | None = None,
+        names: ServerNames | None = None,
     ) -> None:
         self._session = ContractSession(
             server,
@@ -53,6 +56,7 @@ class McpContract(ClientFace):
             require_json_text=require_json_text,
             version=version,
             callbacks=callbacks,
+            names=names,
         )
         opening = timeout if startup_timeout is None else startup_timeout
         self._host = LoopHost(

@@ -148,7 +148,6 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     from hypothesis.errors import FlakyFailure, InvalidArgument, Unsatisfiable
 
     from pytest_mcp_contract._fuzz.strategies import Unsupported, arguments, checker
-    from pytest_mcp_contract._servers.kinds import server_name
 
     judge = Judge([replace(expectation, met=0) for expectation in accepting], settings.allow, settings.noted)
     tally = CallTally()  # what the judge excused, for the report (an allow line fuzzing needed is not stale)
@@ -193,7 +192,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             best = _Broke(arguments, probed.violations)
             raise best
 
-    folder = project / DATABASE / file_stem(server_name(client.server)) / file_stem(tool.name)
+    folder = project / DATABASE / file_stem(client.session.server_name) / file_stem(tool.name)
     last = folder / LAST_FAILURE
     try:
         replayed = _replay(client, tool, judge, last, project, allows=allows, cased=cased, others=others)

@@ -18,11 +18,15 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._run.records import CallTally
     from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._servers.kinds import Connection
+    from pytest_mcp_contract._servers.names import ServerNames
     from pytest_mcp_contract._suite.items import Listing
 
 # --- per run (config.stash) ----------------------------------------------------------------------
 SETTINGS: Final[pytest.StashKey[Settings]] = pytest.StashKey()
 POOL: Final[pytest.StashKey[SessionPool]] = pytest.StashKey()
+SERVER_NAMES: Final[pytest.StashKey[ServerNames]] = pytest.StashKey()
+"""What each server outside this process called itself this run: the pool's sessions tell it, and the
+snapshot folder is named from it (``_run.paths.server_folder``)."""
 CURRENT_ITEM: Final[pytest.StashKey[pytest.Item | None]] = pytest.StashKey()
 """The running test, whose markers judge the calls made now."""
 MARKED_SERVERS: Final[pytest.StashKey[dict[str, object]]] = pytest.StashKey()

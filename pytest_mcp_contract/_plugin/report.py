@@ -23,6 +23,7 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._messages import label_versions
+from pytest_mcp_contract._plugin.keys import SERVER_NAMES
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import PROPERTY, CallTally
 from pytest_mcp_contract._suite.schemadiff import KINDS
@@ -503,10 +504,11 @@ class ReportPlugin:
             from pytest_mcp_contract._servers.kinds import own_name, server_name
             from pytest_mcp_contract._suite.snapshots import removed_tools
 
-            self.report.main = server_name(self.settings.server)
-            if self.report.main != own_name(self.settings.server):
-                self.report.renamed = own_name(self.settings.server)
-            self.removed = removed_tools(server_folder(self.settings.snapshot_dir, self.settings.server))
+            names = session.config.stash[SERVER_NAMES]
+            self.report.main = server_name(self.settings.server, names)
+            if self.report.main != own_name(self.settings.server, names):
+                self.report.renamed = own_name(self.settings.server, names)
+            self.removed = removed_tools(server_folder(self.settings.snapshot_dir, self.settings.server, names))
 
     def _note_removed(self, config: pytest.Config) -> None:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.

@@ -1,7 +1,8 @@
 """Where a run's files go: a server's snapshot folder, a tool's file name, how a path is shown.
 
 A snapshot's path is ``<mcp_contract_snapshot_dir>/<server folder>/<tool stem>.json``: the folder
-comes from :func:`server_folder`, the stem from :func:`file_stem`, the whole from :func:`snapshot_path`.
+comes from :func:`server_folder` (named from the run's record of server names, ``_servers.names``),
+the stem from :func:`file_stem`, the whole from :func:`snapshot_path`.
 Fuzz records are filed under the same stems.
 """
 
@@ -15,20 +16,23 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import pytest
 
+    from pytest_mcp_contract._servers.names import ServerNames
+
 SUFFIX: Final = ".json"
 """Every snapshot file's suffix."""
 
 
-def snapshot_path(base: Path, server: object, tool_name: str) -> Path:
-    """The file a tool's snapshot lives in."""
-    return server_folder(base, server) / f"{file_stem(tool_name)}{SUFFIX}"
+def snapshot_path(folder: Path, tool_name: str) -> Path:
+    """The file a tool's snapshot lives in, in its server's folder (:func:`server_folder`)."""
+    return folder / f"{file_stem(tool_name)}{SUFFIX}"
 
 
-def server_folder(base: Path, server: object) -> Path:
-    """Each server's snapshots in a folder of their own, named after the server."""
+def server_folder(base: Path, server: object, names: ServerNames) -> Path:
+    """Each server's snapshots in a folder of their own, named after the server: for one outside this
+    process, by what the run's record ``names`` says it called itself."""
     from pytest_mcp_contract._servers.kinds import server_name
 
-    return base / file_stem(server_name(server))
+    return base / file_stem(server_name(server, names))
 
 
 _SAFE: Final = re.compile(r"[A-Za-z0-9_\-]")

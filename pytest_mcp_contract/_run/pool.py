@@ -20,6 +20,7 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._servers.names import ServerNames
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Mapping
@@ -49,8 +50,11 @@ class SessionPool:
         settings: Settings,
         triage: Triage | None = None,
         callbacks: Callable[[object], Mapping[str, Any] | None] | None = None,
+        names: ServerNames | None = None,
     ) -> None:
         self._settings = settings
+        self.names = names if names is not None else ServerNames()
+        """What each server outside this process called itself this run, told by the sessions opened here."""
         self._callbacks = callbacks
         """Per server, the callbacks its client answers with (the ``pytest_mcp_contract_callbacks`` hook)."""
         self.triage = triage
@@ -112,14 +116,15 @@ class SessionPool:
     def _check_restarts(self, server: object) -> None:
         """Raise at once for a server that went away more often than a run has it back."""
         from pytest_mcp_contract._client.session import MAX_RESTARTS, SessionError
-        from pytest_mcp_contract._servers.kinds import server_label
-        from pytest_mcp_contract._servers.stdio import StdioTarget
+        from pytest_mcp_contract._servers.kinds import as_target
 
         restarts = self._restarts.get(id(server))
         if restarts is None or not restarts.exhausted:
             return
-        started = isinstance(server, StdioTarget)
-        raise SessionError(messages.restart_limit(server_label(server), MAX_RESTARTS, restarts.last, started=started))
+        target = as_target(server)
+        raise SessionError(
+            messages.restart_limit(target.label, MAX_RESTARTS, restarts.last, started=target.started_here)
+        )
 
     def open(self, server: object, version: str | None = None) -> McpContract:
         """A new session to ``server`` with the run's settings, offering ``version`` (by default the
@@ -160,6 +165,7 @@ class SessionPool:
             "require_json_text": settings.require_json_text,
             "triage": self.triage,
             "startup_timeout": settings.startup_timeout,
+            "names": self.names,
         }
 
     @asynccontextmanager

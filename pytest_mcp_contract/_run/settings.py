@@ -18,6 +18,7 @@ from pytest_mcp_contract._sdk.release import MODERN, SDK_VERSION
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from pytest_mcp_contract._servers.environ import Value
     from pytest_mcp_contract._servers.target import TargetError
 
 Scope = Literal["session", "module", "function"]
@@ -285,28 +286,43 @@ def project_dir(config: pytest.Config) -> Path:
 
 
 def load_server(config: pytest.Config, target: str, source: str) -> object:
-    """Load a target; a relative path is relative to the current directory for the option, else the ini file."""
-    from pytest_mcp_contract._servers.environ import SettingError, environment, headers
-    from pytest_mcp_contract._servers.target import TargetError, load_target, target_kind
+    """Load a target through the one table of kinds (``_servers.target.KINDS``); a relative path is
+    relative to the current directory for the option, else the ini file."""
+    from pytest_mcp_contract._servers.environ import SettingError
+    from pytest_mcp_contract._servers.target import TargetError, load_target
 
     base_dir = Path(config.invocation_params.dir)
     if source != "--mcp-contract-server" and config.inipath is not None:
         base_dir = config.inipath.parent
-    kind = target_kind(target)
-    # Each kind of target reads only its own settings: an in-process run never stops on a stdio one.
     try:
-        if kind == "stdio":
-            cwd = cast("str", config.getini("mcp_contract_server_cwd")).strip()
-            env = environment(cast("list[str]", config.getini("mcp_contract_server_env")), "mcp_contract_server_env")
-            return load_target(target, base_dir, env=env, cwd=(project_dir(config) / cwd).resolve() if cwd else None)
-        if kind == "http":
-            lines = cast("list[str]", config.getini("mcp_contract_headers"))
-            return load_target(target, base_dir, headers=headers(lines, "mcp_contract_headers"))
-        return load_target(target, base_dir)
+        return load_target(target, base_dir, _IniTargetSettings(config))
     except SettingError as error:
         raise pytest.UsageError(str(error)) from None
     except TargetError as error:
         raise pytest.UsageError(_target_message(target, source, error)) from None
+
+
+class _IniTargetSettings:
+    """The ini's target settings (``_servers.kinds.TargetSettings``), each read when a target's loader
+    asks for it: each kind reads only its own, so an in-process run never stops on a stdio setting."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self._config = config
+
+    def env(self) -> dict[str, Value]:
+        from pytest_mcp_contract._servers.environ import environment
+
+        lines = cast("list[str]", self._config.getini("mcp_contract_server_env"))
+        return environment(lines, "mcp_contract_server_env")
+
+    def cwd(self) -> Path | None:
+        cwd = cast("str", self._config.getini("mcp_contract_server_cwd")).strip()
+        return (project_dir(self._config) / cwd).resolve() if cwd else None
+
+    def headers(self) -> dict[str, Value]:
+        from pytest_mcp_contract._servers.environ import headers
+
+        return headers(cast("list[str]", self._config.getini("mcp_contract_headers")), "mcp_contract_headers")
 
 
 def _snapshot_dir(config: pytest.Config, project: Path) -> Path:

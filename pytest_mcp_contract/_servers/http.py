@@ -13,34 +13,33 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
-from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._sdk import http as sdk_http
 from pytest_mcp_contract._servers.environ import Value, revealed
+from pytest_mcp_contract._servers.kinds import ExternalTarget, TargetError, TargetSettings
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from mcp.client._transport import TransportStreams
 
 PREFIXES: Final = ("http://", "https://")
 
 
-class HttpError(McpContractError):
+class HttpError(TargetError):
     """An HTTP target that cannot be used; the message is written for the user."""
 
 
 @dataclass
-class HttpTarget:
-    """An MCP endpoint; ``name`` is what the server calls itself, once a session has told us."""
+class HttpTarget(ExternalTarget):
+    """An MCP endpoint (what the server calls itself is in ``_servers.names``)."""
 
     spec: str
     headers: dict[str, Value] = field(default_factory=dict)
     """The ini's ``mcp_contract_headers``; values read from ``${VAR}`` are :class:`Secret`."""
-    reported_name: str = ""
-    name_changes: bool = False
-    """Two sessions were told two names: the name says nothing lasting (``kinds.server_name``)."""
 
     @property
     def name(self) -> str:
-        return self.reported_name or (urlsplit(self.spec).hostname or "http")
+        return urlsplit(self.spec).hostname or "http"
 
     @property
     def label(self) -> str:
@@ -55,8 +54,15 @@ class HttpTarget:
     def connect(self, stack: AsyncExitStack) -> HttpConnection:
         return HttpConnection(self)
 
-    def __str__(self) -> str:
-        return self.spec
+
+def recognises(spec: str) -> bool:
+    """Whether ``spec`` is a URL this module speaks (``_servers.target.KINDS``)."""
+    return spec.lower().startswith(PREFIXES)
+
+
+def load(spec: str, base_dir: Path, settings: TargetSettings) -> HttpTarget:
+    """An endpoint target, with the ini's ``headers`` (``_servers.target.KINDS``)."""
+    return http_target(spec, dict(settings.headers()))
 
 
 def http_target(spec: str, headers: dict[str, Value]) -> HttpTarget:

@@ -1,7 +1,10 @@
-"""What kind of server a target is, and what the plugin calls it: in process, a command, a URL.
+"""What a target is to the rest of the plugin, whatever its kind, and what the plugin calls it.
 
-One place decides whether an object is a server, which name its snapshots are filed under and how
-failure messages name it; ``Connection`` is what a started command or an open URL offers a session.
+:class:`Target` is everything the plugin asks of a server: its label, its stable key, whether it is
+outside this process or a process the plugin starts, how to connect. A transport's target (a
+command, a URL) is an :class:`ExternalTarget`; a server object in process is adapted by
+:class:`InProcess`. :func:`as_target` gives either, so no caller asks which kind a server is.
+``Connection`` is what a started command or an open URL offers a session.
 """
 
 from __future__ import annotations
@@ -9,20 +12,46 @@ from __future__ import annotations
 import contextlib
 import re
 import weakref
+from abc import ABC, abstractmethod
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Final, Protocol
 
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._sdk.release import MAJOR
 from pytest_mcp_contract._sdk.servers import HighLevelServer, LowLevelServer
-from pytest_mcp_contract._servers.http import HttpTarget
-from pytest_mcp_contract._servers.stdio import StdioTarget
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from contextlib import AsyncExitStack
+    from pathlib import Path
+
     from mcp.client._transport import TransportStreams
 
-EXTERNAL: Final = (StdioTarget, HttpTarget)
-"""Servers outside this process: started as a command, or behind a URL."""
+    from pytest_mcp_contract._servers.environ import Value
+    from pytest_mcp_contract._servers.names import ServerNames
+
+
+class TargetError(McpContractError):
+    """A target that cannot be loaded; the message is written for the user, ready for a UsageError."""
+
+
+class TargetSettings(Protocol):
+    """The settings a kind of target may read (``_servers.target.KINDS``). Each is read only when a
+    loader asks, so a run never stops on a setting of another kind; a bad one raises ``SettingError``."""
+
+    def env(self) -> Mapping[str, Value]:
+        """The environment a started command gets beside ours (ini ``mcp_contract_server_env``)."""
+        ...
+
+    def cwd(self) -> Path | None:
+        """The folder a started command runs in (ini ``mcp_contract_server_cwd``), or ``None``: ours."""
+        ...
+
+    def headers(self) -> Mapping[str, Value]:
+        """The headers of every HTTP request (ini ``mcp_contract_headers``)."""
+        ...
 
 
 class Connection(Protocol):
@@ -65,11 +94,144 @@ class Connection(Protocol):
         ...
 
 
+class Target(Protocol):
+    """What the plugin asks of a server of any kind (see :func:`as_target`)."""
+
+    @property
+    def label(self) -> str:
+        """The server, as failure messages name it (``the stdio server 'stdio:…'``, ``MCPServer 'weather'``)."""
+        ...
+
+    @property
+    def stable_key(self) -> str:
+        """A name from how the project points at the server, the same whichever way it runs (see :func:`stable_key`)."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """What the server is called before any session told its name (in process, its own name)."""
+        ...
+
+    @property
+    def external(self) -> bool:
+        """Whether the server is outside this process: its name is learnt from a session, its errors are
+        the transport's, and a connection carries its stderr or HTTP status."""
+        ...
+
+    @property
+    def started_here(self) -> bool:
+        """Whether each session starts the server's process (a command), which a new session starts again."""
+        ...
+
+    @property
+    def sdk_server(self) -> object:
+        """What the SDK's client is given as the server (the object it connects to in process)."""
+        ...
+
+    def made_up(self, name: str) -> bool:
+        """Whether ``name`` is one the server makes up anew in every process (FastMCP's ``FastMCP-3f2a``)."""
+        ...
+
+    def connect(self, stack: AsyncExitStack) -> Connection | None:
+        """A connection whose resources ``stack`` closes, or ``None`` in process (the SDK connects itself)."""
+        ...
+
+
+_GENERATED: Final = r"(?:-.+)?-[0-9a-f]{4}"
+"""What FastMCP appends to its class name for a server given no name (``FastMCP-3f2a``): new every process."""
+
+
+class ExternalTarget(ABC):
+    """A server outside this process, as a transport's module loads it (``_servers.stdio``, ``_servers.http``)."""
+
+    spec: str
+    """The target string as the user wrote it."""
+
+    @property
+    def external(self) -> bool:
+        return True
+
+    @property
+    def started_here(self) -> bool:
+        return False
+
+    @property
+    def sdk_server(self) -> object:
+        return self  # the SDK is given a transport instead; this object only stands for the server
+
+    def made_up(self, name: str) -> bool:
+        return re.fullmatch(f"FastMCP{_GENERATED}", name) is not None
+
+    @property
+    @abstractmethod
+    def label(self) -> str: ...
+
+    @property
+    @abstractmethod
+    def stable_key(self) -> str: ...
+
+    @property
+    @abstractmethod
+    def name(self) -> str: ...
+
+    @abstractmethod
+    def connect(self, stack: AsyncExitStack) -> Connection | None: ...
+
+    def __str__(self) -> str:
+        return self.spec
+
+
+@dataclass(frozen=True)
+class InProcess:
+    """A server object in this process (``MCPServer``, a low-level ``Server``, FastMCP), seen as a :class:`Target`."""
+
+    server: object
+
+    @property
+    def label(self) -> str:
+        name = getattr(self.server, "name", None)
+        return f"{type(self.server).__name__} {name!r}" if name else type(self.server).__name__
+
+    @property
+    def stable_key(self) -> str:
+        spec = _TARGETS.get(self.server)
+        if spec is None:
+            return type(self.server).__name__
+        module = spec.rpartition(":")[0]
+        return PurePath(module).stem if module.endswith(".py") else module
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.server, "name", "") or type(self.server).__name__)
+
+    @property
+    def external(self) -> bool:
+        return False
+
+    @property
+    def started_here(self) -> bool:
+        return False
+
+    @property
+    def sdk_server(self) -> object:
+        return connectable(self.server)
+
+    def made_up(self, name: str) -> bool:
+        kind = type(self.server)
+        return _is_fastmcp(kind) and re.fullmatch(re.escape(kind.__name__) + _GENERATED, name) is not None
+
+    def connect(self, stack: AsyncExitStack) -> Connection | None:
+        return None
+
+
+def as_target(server: object) -> Target:
+    """``server`` as a :class:`Target`: a transport's target as it is, an object in process adapted."""
+    return server if isinstance(server, ExternalTarget) else InProcess(server)
+
+
 def is_server(candidate: object) -> bool:
     """Whether ``candidate`` is a server the plugin can connect to: in process, a command or a URL."""
-    return isinstance(candidate, HighLevelServer | LowLevelServer | StdioTarget | HttpTarget) or _is_fastmcp(
-        type(candidate)
-    )
+    return isinstance(candidate, HighLevelServer | LowLevelServer | ExternalTarget) or _is_fastmcp(type(candidate))
 
 
 def is_server_class(candidate: type) -> bool:
@@ -90,28 +252,23 @@ def connectable(server: object) -> object:
     return inner if isinstance(inner, LowLevelServer) else server
 
 
-def own_name(server: object) -> str:
-    """The name a server gives itself (``MCPServer("weather")`` is ``weather``), else its type's."""
-    return str(getattr(server, "name", "") or type(server).__name__)
+def own_name(server: object, names: ServerNames | None = None) -> str:
+    """The name a server gives itself (``MCPServer("weather")`` is ``weather``; outside this process,
+    the first name a session was told this run, in ``names``), else what its target calls it."""
+    told = names.first(server) if names is not None else ""
+    return told or as_target(server).name
 
 
-def server_name(server: object) -> str:
+def server_name(server: object, names: ServerNames | None = None) -> str:
     """The name snapshots, fuzz records and the report file a server under: its own name, unless that
     name changes from process to process (then a folder per run would pile up); then its target."""
-    name = own_name(server)
-    return stable_key(server) if name_changes(server, name) else name
+    name = own_name(server, names)
+    return stable_key(server) if name_changes(server, name, names) else name
 
 
-_GENERATED: Final = r"(?:-.+)?-[0-9a-f]{4}"
-"""What FastMCP appends to its class name for a server given no name (``FastMCP-3f2a``): new every process."""
-
-
-def name_changes(server: object, name: str) -> bool:
-    """Whether ``name`` differs between processes: FastMCP's made-up name, or two sessions told two names."""
-    if isinstance(server, EXTERNAL):
-        return server.name_changes or re.fullmatch(f"FastMCP{_GENERATED}", name) is not None
-    kind = type(server)
-    return _is_fastmcp(kind) and re.fullmatch(re.escape(kind.__name__) + _GENERATED, name) is not None
+def name_changes(server: object, name: str, names: ServerNames | None = None) -> bool:
+    """Whether ``name`` differs between processes: a made-up name, or two sessions told two names (``names``)."""
+    return (names is not None and names.changes(server)) or as_target(server).made_up(name)
 
 
 _TARGETS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
@@ -127,17 +284,8 @@ def stable_key(server: object) -> str:
     """A name from how the project points at the server, the same whichever way it runs: ``server`` for
     ``weather/server.py:mcp`` and ``stdio:python weather/server.py``, ``weather.server`` for
     ``weather.server:mcp`` and ``stdio:python -m weather.server`` (the URL's parts for an endpoint)."""
-    if isinstance(server, EXTERNAL):
-        return server.stable_key
-    spec = _TARGETS.get(server)
-    if spec is None:
-        return type(server).__name__
-    module = spec.rpartition(":")[0]
-    return PurePath(module).stem if module.endswith(".py") else module
+    return as_target(server).stable_key
 
 
 def server_label(server: object) -> str:
-    if isinstance(server, EXTERNAL):
-        return server.label
-    name = getattr(server, "name", None)
-    return f"{type(server).__name__} {name!r}" if name else type(server).__name__
+    return as_target(server).label

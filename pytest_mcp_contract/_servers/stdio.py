@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
-from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._servers import reaper as _reaper
 from pytest_mcp_contract._servers.environ import Value, reveal, revealed
+from pytest_mcp_contract._servers.kinds import ExternalTarget, TargetError, TargetSettings
 from pytest_mcp_contract._servers.stdio_pipe import MAX_LINE, Noise, StdioPipe, size_in_words
 
 if TYPE_CHECKING:
@@ -43,13 +43,13 @@ STDERR_FLOOD: Final = 1024 * 1024
 """Stderr written during one call that a timeout's verdict mentions."""
 
 
-class StdioError(McpContractError):
+class StdioError(TargetError):
     """A stdio target or its settings cannot be used; the message is written for the user."""
 
 
 @dataclass
-class StdioTarget:
-    """A server command; ``name`` is what the server calls itself, once a session has told us."""
+class StdioTarget(ExternalTarget):
+    """A server command, started by each session that connects (what it calls itself is in ``_servers.names``)."""
 
     spec: str
     command: str
@@ -57,15 +57,16 @@ class StdioTarget:
     env: dict[str, Value] = field(default_factory=dict)
     """The ini's ``mcp_contract_server_env``; values read from ``${VAR}`` are :class:`Secret`."""
     cwd: Path | None = None
-    reported_name: str = ""
-    name_changes: bool = False
-    """Two sessions were told two names: the name says nothing lasting (``kinds.server_name``)."""
     other_python: str = ""
     """The ``python`` on the PATH, when it is not the interpreter pytest runs on (in a venv)."""
 
     @property
     def name(self) -> str:
-        return self.reported_name or Path(self.command).stem
+        return Path(self.command).stem
+
+    @property
+    def started_here(self) -> bool:
+        return True
 
     @property
     def label(self) -> str:
@@ -83,9 +84,6 @@ class StdioTarget:
     def connect(self, stack: AsyncExitStack) -> StdioConnection:
         """A connection whose stderr file ``stack`` closes."""
         return StdioConnection(self, stack.enter_context(ServerStderr()))
-
-    def __str__(self) -> str:
-        return self.spec
 
 
 class StdioConnection:
@@ -336,3 +334,13 @@ def stdio_target(spec: str, base_dir: Path, env: Mapping[str, Value], cwd: Path 
     in_venv = sys.prefix != sys.base_prefix
     other = in_venv and _PYTHONS.fullmatch(command) is not None and os.path.abspath(found) != sys.executable
     return StdioTarget(spec=spec, command=found, args=args, env=dict(env), cwd=cwd, other_python=found if other else "")
+
+
+def recognises(spec: str) -> bool:
+    """Whether ``spec`` is a command (``_servers.target.KINDS``)."""
+    return spec.startswith(PREFIX)
+
+
+def load(spec: str, base_dir: Path, settings: TargetSettings) -> StdioTarget:
+    """A command target, with the ini's ``env`` and ``cwd`` (``_servers.target.KINDS``)."""
+    return stdio_target(spec, base_dir, settings.env(), settings.cwd())

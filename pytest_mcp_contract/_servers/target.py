@@ -1,4 +1,10 @@
-"""Turning a target string into a server: an object in process, a ``stdio:`` command or an ``http(s)://`` URL."""
+"""Turning a target string into a server: one table of kinds, each a row naming who recognises the
+string and who loads it (an object in process, a ``stdio:`` command, an ``http(s)://`` URL).
+
+The table is the one place a target's kind is decided: ``_run.settings`` loads through it, and a new
+transport is a module of its own (its target an ``ExternalTarget``, with ``recognises`` and ``load``)
+plus a row in :data:`KINDS`.
+"""
 
 from __future__ import annotations
 
@@ -6,62 +12,61 @@ import difflib
 import importlib
 import os
 import pkgutil
+import re
 import sys
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contract._errors import McpContractError
-from pytest_mcp_contract._servers.http import PREFIXES, HttpError, http_target
-from pytest_mcp_contract._servers.kinds import is_server, is_server_class, remember_target
-from pytest_mcp_contract._servers.stdio import PREFIX, StdioError, stdio_target
+from pytest_mcp_contract._servers import http, stdio
+from pytest_mcp_contract._servers.kinds import (
+    TargetError,
+    TargetSettings,
+    is_server,
+    is_server_class,
+    remember_target,
+)
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._servers.environ import Value
 
+__all__ = ["GRAMMAR", "KINDS", "GivenSettings", "Kind", "TargetError", "load_target", "target_kind"]
+
 GRAMMAR = "'package.module:attr', 'path/to/file.py:attr', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
 
 
-TargetKind = Literal["stdio", "http", "in process"]
+@dataclass(frozen=True)
+class Kind:
+    """A row of :data:`KINDS`: a kind of target, who recognises its string and who loads it."""
+
+    name: str
+    recognises: Callable[[str], bool]
+    """Whether a (stripped) target string is of this kind."""
+    load: Callable[[str, Path, TargetSettings], object]
+    """The server, from the stripped string, the folder relative paths start from and the settings;
+    raises :class:`TargetError` (or ``SettingError`` for a bad setting) saying what to write instead."""
 
 
-def target_kind(spec: str) -> TargetKind:
-    """The one place that tells a command from a URL from an object to import."""
-    spec = spec.strip()
-    if spec.startswith(PREFIX):
-        return "stdio"
-    if spec.lower().startswith(PREFIXES):
-        return "http"
-    return "in process"
+_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
-class TargetError(McpContractError):
-    """A target that cannot be loaded; the message is written for the user, ready for a UsageError."""
+def _other_scheme(spec: str) -> bool:
+    return _SCHEME.match(spec) is not None
 
 
-def load_target(
-    spec: str,
-    base_dir: Path,
-    *,
-    env: Mapping[str, Value] | None = None,
-    cwd: Path | None = None,
-    headers: Mapping[str, Value] | None = None,
-) -> object:
-    """Import the target's module and return its server (calling a factory once, if given one).
+def _refuse_scheme(spec: str, base_dir: Path, settings: TargetSettings) -> object:
+    scheme = spec.partition("://")[0]
+    raise TargetError(
+        f"{spec!r} names the scheme {scheme}://, which is no transport of pytest-mcp-contract; write the target "
+        f"as {GRAMMAR} (a streamable-HTTP endpoint is an http:// or https:// URL)."
+    )
 
-    A ``stdio:`` target is a command instead, started when a session opens (``env`` and ``cwd`` apply);
-    an ``http(s)://`` target is a streamable-HTTP endpoint (``headers`` apply).
-    """
-    kind = target_kind(spec)
-    try:
-        if kind == "stdio":
-            return stdio_target(spec.strip(), base_dir, env or {}, cwd)
-        if kind == "http":
-            return http_target(spec.strip(), dict(headers or {}))
-    except (StdioError, HttpError) as error:
-        raise TargetError(str(error)) from None
-    module_part, colon, attribute = spec.strip().rpartition(":")
+
+def _load_object(spec: str, base_dir: Path, settings: TargetSettings) -> object:
+    """Import the target's module and return its server (calling a factory once, if given one)."""
+    module_part, colon, attribute = spec.rpartition(":")
     if not colon or not module_part or not attribute:
         raise TargetError(f"{spec!r} is not a target; write it as {GRAMMAR}.")
     module = _import(module_part, base_dir)
@@ -76,7 +81,7 @@ def load_target(
                 f" Point the target at the server object, as {GRAMMAR}."
             ) from None
     if is_server(found):
-        remember_target(found, spec.strip())
+        remember_target(found, spec)
         return found
     # A factory is a function (or a server class); any other class is a mistake, not a factory.
     if callable(found) and not (isinstance(found, type) and not is_server_class(found)):
@@ -88,7 +93,7 @@ def load_target(
                 f"{_user_traceback(error)}\n{_servers_in(module).strip()}"
             ) from None
         if is_server(made):
-            remember_target(made, spec.strip())
+            remember_target(made, spec)
             return made
         raise TargetError(
             f"{attribute}() from {module_part} returned {_describe(made)}, not an MCPServer, a low-level "
@@ -99,6 +104,50 @@ def load_target(
         f"{attribute} in {module_part} is {what}, not an MCPServer, a low-level mcp.server.Server, a FastMCP "
         f"server or a zero-argument callable returning one.{_servers_in(module)}"
     )
+
+
+KINDS: Final[tuple[Kind, ...]] = (
+    Kind("stdio", stdio.recognises, stdio.load),
+    Kind("http", http.recognises, http.load),
+    Kind("unknown transport", _other_scheme, _refuse_scheme),  # ws://, sse://…: never taken for a file path
+    Kind("in process", lambda _spec: True, _load_object),  # last: whatever no transport claims
+)
+"""Every kind of target, tried in order: the first row that recognises a target string loads it."""
+
+
+def target_kind(spec: str) -> Kind:
+    """The row of :data:`KINDS` that ``spec`` is of: the one place that tells a command from a URL from an object."""
+    spec = spec.strip()
+    return next(kind for kind in KINDS if kind.recognises(spec))
+
+
+@dataclass(frozen=True)
+class GivenSettings:
+    """Target settings given as values (a script, a test), for :func:`load_target`."""
+
+    given_env: Mapping[str, Value] = field(default_factory=dict)
+    given_cwd: Path | None = None
+    given_headers: Mapping[str, Value] = field(default_factory=dict)
+
+    def env(self) -> Mapping[str, Value]:
+        return self.given_env
+
+    def cwd(self) -> Path | None:
+        return self.given_cwd
+
+    def headers(self) -> Mapping[str, Value]:
+        return self.given_headers
+
+
+def load_target(spec: str, base_dir: Path, settings: TargetSettings | None = None) -> object:
+    """The server ``spec`` names, loaded by its row of :data:`KINDS`.
+
+    A ``stdio:`` target is a command, started when a session opens (``settings.env()`` and ``cwd()``
+    apply); an ``http(s)://`` target is a streamable-HTTP endpoint (``settings.headers()`` apply);
+    anything else is an object to import. Raises :class:`TargetError` saying what to write instead.
+    """
+    spec = spec.strip()
+    return target_kind(spec).load(spec, base_dir, settings if settings is not None else GivenSettings())
 
 
 def _import(module_part: str, base_dir: Path) -> Any:

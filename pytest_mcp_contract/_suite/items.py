@@ -162,6 +162,8 @@ class Listing(NamedTuple):
     cases: list[Case]
     unlisted: dict[str, str]
     """The other versions whose session could not open or list, and why."""
+    folder: Path
+    """The server's snapshot folder, settled once the listing's sessions told its name."""
 
 
 def list_for_suite(
@@ -199,8 +201,9 @@ def list_for_suite(
             unlisted[version] = str(error)
     _check_name(settings, pool, updating=updating)
     tools = client.tools
-    remember_listing(server_folder(settings.snapshot_dir, settings.server), list(tools))
-    return Listing(tools, _cases(settings, tools), unlisted)
+    folder = server_folder(settings.snapshot_dir, settings.server, pool.names)
+    remember_listing(folder, list(tools))
+    return Listing(tools, _cases(settings, tools), unlisted, folder)
 
 
 def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> None:
@@ -212,13 +215,13 @@ def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> Non
     """
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._run.paths import file_stem, server_folder
-    from pytest_mcp_contract._servers.kinds import EXTERNAL, stable_key
+    from pytest_mcp_contract._servers.kinds import as_target
 
     server = settings.server
-    if not isinstance(server, EXTERNAL) or server_folder(settings.snapshot_dir, server).is_dir():
+    if not as_target(server).external or server_folder(settings.snapshot_dir, server, pool.names).is_dir():
         return
-    if (settings.snapshot_dir / file_stem(stable_key(server))).is_dir():
-        server.name_changes = True
+    if (settings.snapshot_dir / file_stem(as_target(server).stable_key)).is_dir():
+        pool.names.name_changes(server)
         return
     if not updating:
         return
@@ -240,9 +243,9 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
     """Per tool, in name order, its schema, its checks and its input schema's example calls; then the
     cases file's calls in the file's order; then fuzzing."""
     tools = listing.tools
-    from pytest_mcp_contract._run.paths import file_stem, server_folder, snapshot_path
+    from pytest_mcp_contract._run.paths import file_stem, snapshot_path
 
-    folder = server_folder(settings.snapshot_dir, settings.server)
+    folder = listing.folder
     items: list[pytest.Item] = []
     for version, problem in listing.unlisted.items():  # a version no client of could list the tools
         items.append(_failing(suite, f"listing[{version}]", problem))
@@ -257,7 +260,7 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
         ):
             item = ContractItem.from_parent(suite, name=f"{kind}[{name}]", callobj=function)
             # syrupy finds the snapshot file from the item's path (also on the xdist controller).
-            item.path = snapshot_path(settings.snapshot_dir, settings.server, name)
+            item.path = snapshot_path(folder, name)
             item.tool_name = name
             item.add_marker(MARKER)
             items.append(item)
@@ -289,8 +292,6 @@ def _call_item(suite: ContractSuite, folder: Path, case: Case) -> ContractItem:
 def _call_test(case: Case) -> Callable[..., None]:
     def call(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
-        from pytest_mcp_contract._servers.kinds import server_name
-
         legs = [(version, client) for version, client in _legs(request) if case.tool in client.tools]
         if not legs:  # no version lists the tool (any more): the call says so, as a test's own would
             _client(request).call_tool(case.tool, case.arguments, validate_arguments=case.validate_arguments)
@@ -304,7 +305,7 @@ def _call_test(case: Case) -> Callable[..., None]:
             lambda client, outcome: _violations(client, case, outcome),
         )
         if len(legs) > 1 and not done.replayed:
-            record(request.node, "once", server=server_name(legs[0][1].server), tool=case.tool, **done.record())
+            record(request.node, "once", server=legs[0][1].session.server_name, tool=case.tool, **done.record())
         violations = done.violations
         if violations:
             broken = ContractViolationError(violations, tool=case.tool, arguments=case.arguments)
@@ -355,7 +356,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
         reason = skip_reason(tool, settings)
         if reason is not None:
             # For the summary, which names every tool left out with the line that opts it in.
-            record(request.node, "fuzz-skipped", server=_name(settings), tool=tool_name, destructive=destructive(tool))
+            record(request.node, "fuzz-skipped", server=_name(request), tool=tool_name, destructive=destructive(tool))
             pytest.skip(reason)
         (_version, client), *others = [leg for leg in _legs(request) if tool_name in leg[1].tools]
         fuzzed = fuzz_tool(
@@ -371,7 +372,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
         record(
             request.node,
             "fuzz",
-            server=_name(settings),
+            server=_name(request),
             tool=tool_name,
             calls=fuzzed.calls,
             results=fuzzed.results,
@@ -407,7 +408,7 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None) -> Calla
         __tracebackhide__ = True
         if clash is not None:
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
-        compare_snapshot(request, snapshot, _listed(request, tool_name), _name(settings), settings)
+        compare_snapshot(request, snapshot, _listed(request, tool_name), _name(request), settings)
         legs = _legs(request)
         listed = {version: tool for version, client in legs if (tool := client.tools.get(tool_name))}
         unlisted = [version for version, _client in legs if version not in listed]
@@ -452,10 +453,9 @@ def _unlisted(request: pytest.FixtureRequest) -> list[str]:
     return [version for version, client in clients.items() if isinstance(client, str)]
 
 
-def _name(settings: Settings) -> str:
-    from pytest_mcp_contract._servers.kinds import server_name
-
-    return server_name(settings.server)
+def _name(request: pytest.FixtureRequest) -> str:
+    """What the run files the suite's server under."""
+    return _client(request).session.server_name
 
 
 def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
@@ -487,6 +487,6 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]
     checks = [violation.label for violation in violations]
-    record(request.node, "checks", server=_name(settings), tool=tool_name, violations=checks, allowed=allowed)
+    record(request.node, "checks", server=_name(request), tool=tool_name, violations=checks, allowed=allowed)
     if violations:
         raise ContractViolationError(violations, tool=tool_name, called=False)

@@ -18,4 +18,3 @@ def test_only_the_judge_makes_violations() -> None:
         if re.search(r"(?<![\w.])Violation\(", path.read_text(encoding="utf-8"))
     }
     assert minted == {str(JUDGE.relative_to(PACKAGE))}
-
