@@ -1,6 +1,7 @@
 """The client: one session under contract, and its sync and async faces.
 
-Importing this package loads no SDK (the settings read ``DEFAULT_TIMEOUT`` at start-up).
+Importing this package loads no SDK (the settings read ``DEFAULT_TIMEOUT`` at start-up, the plugin
+notes each run's exit status here).
 """
 
 from typing import Final

@@ -1,4 +1,5 @@
-"""The contract report: what each test saw, gathered per server and tool, for the terminal and a Markdown file.
+"""The contract report: what each test saw, gathered per server and tool, for the terminal and a Markdown file;
+and the lines the plugin adds to pytest's header.
 
 Tests record what they saw in ``item.user_properties`` (which pytest-xdist carries to the
 controller, and JUnit XML writes out); the controller reads them from the reports it receives,

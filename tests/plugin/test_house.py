@@ -40,7 +40,9 @@ def _module_containers(source: str) -> set[str]:
     code runs (a table written out in full is a constant)."""
     names = set()
     for node in ast.parse(source).body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
         value = getattr(node, "value", None)
         empty = (isinstance(value, ast.Dict) and not value.keys) or (isinstance(value, ast.List) and not value.elts)
         made = isinstance(value, ast.Call) and ast.unparse(value.func).rsplit(".", 1)[-1] in _CONTAINERS
