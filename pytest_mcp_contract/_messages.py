@@ -96,6 +96,32 @@ def call_arguments(arguments: Mapping[str, Any] | None) -> str:
     return text if len(text) <= 120 else render(dict(arguments), 120)
 
 
+# --- the run's header ------------------------------------------------------------------------------
+
+
+def header_server(target: str, source: str, scope: str, timeout: float) -> str:
+    """Which server the run checks, where that was set, and how its sessions go."""
+    return f"mcp-contract: server {target} ({source}), scope={scope}, timeout={timeout:g}s"
+
+
+def header_versions(versions: Sequence[str]) -> str:
+    return f"mcp-contract: protocol versions offered: {', '.join(versions)} (a test's own calls: the first)"
+
+
+def header_fuzz_seed(calls: int, seed: int | None, *, chosen: bool) -> str:
+    how = "chosen for this run" if chosen else "given"
+    return (
+        f"mcp-contract: fuzzing {calls} calls per tool, seed {seed} ({how}; "
+        f"--mcp-contract-fuzz-seed {seed} searches the same way again)"
+    )
+
+
+SUITE_NOT_COLLECTED: Final = (
+    "mcp-contract: contract suite not collected, as this run names test paths "
+    "(run pytest without paths, or pytest -m mcp_contract, to include it)"
+)
+
+
 # --- the fixtures ----------------------------------------------------------------------------------
 
 NO_SERVER: Final = (

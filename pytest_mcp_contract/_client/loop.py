@@ -23,6 +23,7 @@ from typing import Any, Final, TypeVar
 import anyio
 import anyio.abc
 
+from pytest_mcp_contract._client import exit_status
 from pytest_mcp_contract._client.session import single
 from pytest_mcp_contract._errors import McpContractWarning
 
@@ -291,17 +292,14 @@ def _not_in_a_running_loop() -> None:
         )
 
 
+# Module level on purpose: these are the process's sessions, not a run's. A sync session is public
+# (``McpContract``, also outside pytest) and runs its loop in the caller's thread; what is left open
+# must be closed when Python exits, after every run's config is gone. Weak: a closed one just goes.
 _OPEN: weakref.WeakSet[LoopHost] = weakref.WeakSet()
 
 
 _STUCK: weakref.WeakSet[LoopHost] = weakref.WeakSet()
 """Sessions that closed while a timed-out sync tool still ran in its worker thread."""
-_EXIT_STATUS: list[int] = []
-"""The run's exit status (the plugin notes it when the session finishes), for an exit that cannot wait."""
-
-
-def note_exit_status(status: int) -> None:
-    _EXIT_STATUS[:] = [status]
 
 
 def _close_forgotten_sessions() -> None:
@@ -314,14 +312,15 @@ def _close_forgotten_sessions() -> None:
     for host in list(_OPEN):
         host.close(timeout=5)
     stuck = list(dict.fromkeys(call.label for host in _STUCK for call in host._abandoned if not call.done))
-    if stuck and _EXIT_STATUS:
+    status = exit_status()  # the plugin notes it when a pytest run finishes
+    if stuck and status is not None:
         sys.stderr.write(
             f"pytest-mcp-contract: {', '.join(stuck)} still running in its worker thread after its timeout (a sync "
             "tool cannot be interrupted); ending the process without waiting for it.\n"
         )
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(_EXIT_STATUS[0])
+        os._exit(status)
 
 
 # Runs before the interpreter joins non-daemon threads (plain atexit runs after, too late).

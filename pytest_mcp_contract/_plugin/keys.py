@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._servers.kinds import Connection
     from pytest_mcp_contract._servers.names import ServerNames
-    from pytest_mcp_contract._suite.items import Listing
+    from pytest_mcp_contract._suite.items import ContractSuite, Listing
+    from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 # --- per run (config.stash) ----------------------------------------------------------------------
 SETTINGS: Final[pytest.StashKey[Settings]] = pytest.StashKey()
@@ -33,6 +34,10 @@ MARKED_SERVERS: Final[pytest.StashKey[dict[str, object]]] = pytest.StashKey()
 """Each target an ``mcp_contract_server`` marker names, loaded once per run."""
 LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
 """The configured server's tools for the generated suite, or why they could not be listed."""
+SUITE_NODE: Final[pytest.StashKey[ContractSuite]] = pytest.StashKey()
+"""The suite's node pytest made at the ini file; it may make it without collecting it (its ``collected``)."""
+UNUSED: Final[pytest.StashKey[UnusedSnapshots]] = pytest.StashKey()
+"""Which snapshot files no listed tool uses any more, and those ``--snapshot-update`` could not delete."""
 EARLIER_SERVERS: Final[pytest.StashKey[frozenset[int]]] = pytest.StashKey()
 """Server groups recorded before this run began (pytester runs in process): not this run's to end."""
 RESTORE_SIGNALS: Final[pytest.StashKey[Callable[[], None]]] = pytest.StashKey()

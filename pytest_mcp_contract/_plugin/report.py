@@ -1,4 +1,5 @@
-"""The contract report: what each test saw, gathered per server and tool, for the terminal and a Markdown file.
+"""The contract report: what each test saw, gathered per server and tool, for the terminal and a Markdown file;
+and the lines the plugin adds to pytest's header.
 
 Tests record what they saw in ``item.user_properties`` (which pytest-xdist carries to the
 controller, and JUnit XML writes out); the controller reads them from the reports it receives,
@@ -23,7 +24,7 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._messages import label_versions
-from pytest_mcp_contract._plugin.keys import SERVER_NAMES
+from pytest_mcp_contract._plugin.keys import LISTING, SERVER_NAMES, SETTINGS, UNUSED
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import PROPERTY, CallTally
 from pytest_mcp_contract._suite.schemadiff import KINDS
@@ -482,6 +483,30 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def header(config: pytest.Config) -> list[str] | None:
+    """The lines under pytest's own header: the server, the versions offered, fuzzing, a suite left out."""
+    from pytest_mcp_contract._suite.items import covers_project
+
+    settings = config.stash.get(SETTINGS, None)
+    if settings is None or settings.target is None:
+        return None
+    lines = [
+        messages.header_server(settings.target, settings.target_source, settings.scope, settings.timeout),
+        messages.header_versions(settings.protocol_versions),
+    ]
+    if settings.fuzz:
+        lines.append(messages.header_fuzz_seed(settings.fuzz, settings.fuzz_seed, chosen=settings.fuzz_seed_chosen))
+        listing = config.stash.get(LISTING, None)
+        if listing is not None and not isinstance(listing, str):  # the tools are listed before the header
+            from pytest_mcp_contract._fuzz.fuzzer import fuzzed
+
+            count = sum(fuzzed(tool, settings) for tool in listing.tools.values())
+            lines.append(messages.fuzz_header(count, len(listing.tools) - count, writes=settings.fuzz_writes))
+    if settings.suite and not covers_project(config):
+        lines.append(messages.SUITE_NOT_COLLECTED)
+    return lines
+
+
 class ReportPlugin:
     """The hooks that gather records and write the summary and the report (controller side)."""
 
@@ -502,20 +527,19 @@ class ReportPlugin:
         if self.settings.server is not None:  # a server started as a command has told its name by now
             from pytest_mcp_contract._run.paths import server_folder
             from pytest_mcp_contract._servers.kinds import own_name, server_name
-            from pytest_mcp_contract._suite.snapshots import removed_tools
 
             names = session.config.stash[SERVER_NAMES]
             self.report.main = server_name(self.settings.server, names)
             if self.report.main != own_name(self.settings.server, names):
                 self.report.renamed = own_name(self.settings.server, names)
-            self.removed = removed_tools(server_folder(self.settings.snapshot_dir, self.settings.server, names))
+            folder = server_folder(self.settings.snapshot_dir, self.settings.server, names)
+            self.removed = session.config.stash[UNUSED].removed_tools(folder)
 
     def _note_removed(self, config: pytest.Config) -> None:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
         if not self.removed:
             return
-        from pytest_mcp_contract._suite.snapshots import UNDELETED as undeleted  # loaded already: it found them
-
+        undeleted = config.stash[UNUSED].undeleted
         for path in self.removed:
             shown = shown_path(path, config)
             if path in undeleted:

@@ -1,1 +1,1 @@
-"""The generated suite: its items, the cases files, schema snapshots and the diff between two schemas."""
+"""The generated suite: its items, the cases files, schema snapshots (a run's unused ones too), schema diffs."""

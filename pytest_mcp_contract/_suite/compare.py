@@ -25,15 +25,23 @@ if TYPE_CHECKING:
     from mcp_types import Tool
 
     from pytest_mcp_contract._run.settings import Settings
+    from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 
 def compare_snapshot(
-    request: pytest.FixtureRequest, snapshot: Any, tool: Tool, server: str, settings: Settings
+    request: pytest.FixtureRequest,
+    snapshot: Any,
+    tool: Tool,
+    server: str,
+    settings: Settings,
+    *,
+    unused: UnusedSnapshots,
 ) -> None:
     """Compare through syrupy (which writes the file on ``--snapshot-update``), record the outcome,
-    and fail the item on a difference."""
+    and fail the item on a difference. syrupy asks the extension for ``unused``'s files meanwhile."""
     __tracebackhide__ = True
     from pytest_mcp_contract._suite.snapshots import ToolSnapshotExtension, document, serialize
+    from pytest_mcp_contract._suite.unused import serving
 
     tool_name = tool.name
     data = document(tool, settings.snapshot_fields)
@@ -42,7 +50,8 @@ def compare_snapshot(
     with warnings.catch_warnings():
         # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
         warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
-        matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
+        with serving(unused):  # syrupy discovers the folder's unused files as the assertion is made
+            matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
     option = request.config.option
     updating = bool(option.update_snapshots)
     if before is None:

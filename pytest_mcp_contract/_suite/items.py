@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._run.pool import SessionPool
     from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._suite.cases import Case
+    from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 SUITE: Final = "mcp-contract"
 MARKER: Final = "mcp_contract"
@@ -49,10 +50,6 @@ CLIENTS_FIXTURE: Final = "_mcp_contract_suite_clients"
 """Its clients under every protocol version: offered version -> client, or why it could not open."""
 
 
-COLLECTED: Final[pytest.StashKey[bool]] = pytest.StashKey()
-"""pytest collected the suite's node itself (the ini file was a path argument, or on the walk's way)."""
-
-
 class ContractSuite(pytest.File):
     """The parent node of the generated items: the ini file, so a node id pytest prints
     (``pyproject.toml::schema[get_item]``) can be given back to pytest; ``mcp-contract`` without one."""
@@ -60,10 +57,14 @@ class ContractSuite(pytest.File):
     settings: Settings
     listing: Listing | str
     """The tools and cases, or why they could not be listed."""
+    unused: UnusedSnapshots
+    """The run's snapshot files of removed tools, for the schema items' comparisons."""
+    collected: bool = False
+    """pytest collected this node (the ini file was a path argument, or on the walk's way)."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         # pytest may make this node without collecting it (a walk to testpaths passes the ini file by).
-        self.config.stash[COLLECTED] = True
+        self.collected = True
         if isinstance(self.listing, str):
             return iter([_failing(self, "listing", self.listing)])
         return iter(_items(self, self.settings, self.listing))
@@ -83,7 +84,9 @@ def suite_anchor(config: pytest.Config) -> Path | None:
     return inipath
 
 
-def make_suite(parent: pytest.Session | pytest.Dir, settings: Settings, listing: Listing | str) -> ContractSuite:
+def make_suite(
+    parent: pytest.Session | pytest.Dir, settings: Settings, listing: Listing | str, unused: UnusedSnapshots
+) -> ContractSuite:
     """The suite's node under ``parent``: at the ini file, else a node of its own named ``mcp-contract``."""
     anchor = suite_anchor(parent.config)
     if anchor is not None:
@@ -92,6 +95,7 @@ def make_suite(parent: pytest.Session | pytest.Dir, settings: Settings, listing:
         suite = ContractSuite.from_parent(parent, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
     suite.settings = settings
     suite.listing = listing
+    suite.unused = unused
     return suite
 
 
@@ -176,13 +180,12 @@ def list_for_suite(
 ) -> Listing | str:
     """The configured server's tools and example calls, or why the tools could not be listed.
 
-    The sessions that listed them go to the pool, for the first tests. Also tells the snapshot
-    store which tools exist. A broken cases file is a usage error. Without ``every_version`` (the
-    xdist controller, which only needs the tools' names) only the first version lists.
+    The sessions that listed them go to the pool, for the first tests. A broken cases file is a
+    usage error. Without ``every_version`` (the xdist controller, which only needs the tools'
+    names) only the first version lists.
     """
     from pytest_mcp_contract._client.session import SessionError
     from pytest_mcp_contract._run.paths import server_folder
-    from pytest_mcp_contract._suite.snapshots import remember_listing
 
     try:
         client = pool.open(settings.server)
@@ -202,7 +205,6 @@ def list_for_suite(
     _check_name(settings, pool, updating=updating)
     tools = client.tools
     folder = server_folder(settings.snapshot_dir, settings.server, pool.names)
-    remember_listing(folder, list(tools))
     return Listing(tools, _cases(settings, tools), unlisted, folder)
 
 
@@ -255,7 +257,7 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
         clash = stems.get(stem.lower())
         stems[stem.lower()] = name
         for kind, function in (
-            ("schema", _schema_test(name, settings, clash)),
+            ("schema", _schema_test(name, settings, clash, suite.unused)),
             ("checks", _checks_test(name, settings)),
         ):
             item = ContractItem.from_parent(suite, name=f"{kind}[{name}]", callobj=function)
@@ -402,13 +404,13 @@ def _failing(suite: ContractSuite, name: str, message: str) -> pytest.Item:
     return item
 
 
-def _schema_test(tool_name: str, settings: Settings, clash: str | None) -> Callable[..., None]:
+def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: UnusedSnapshots) -> Callable[..., None]:
     # The parameters are what pytest reads to provide fixtures.
     def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         if clash is not None:
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
-        compare_snapshot(request, snapshot, _listed(request, tool_name), _name(request), settings)
+        compare_snapshot(request, snapshot, _listed(request, tool_name), _name(request), settings, unused=unused)
         legs = _legs(request)
         listed = {version: tool for version, client in legs if (tool := client.tools.get(tool_name))}
         unlisted = [version for version, _client in legs if version not in listed]

@@ -9,7 +9,8 @@ syrupy deletes, on ``--snapshot-update``, whatever an extension discovers and th
 use. So discovery here is narrow on purpose: only the ``*.json`` files directly in a server's
 folder that read as tool snapshots, and only those of tools the server no longer lists. A listed
 tool whose item did not run (``-x``, ``-k``, a crash) keeps its file, and nothing else in the
-folder is ever touched.
+folder is ever touched. Which tools a folder's server lists is the run's :class:`UnusedSnapshots`
+(``_suite.unused``), which the extension reads where syrupy calls it.
 """
 
 from __future__ import annotations
@@ -23,60 +24,13 @@ from syrupy.data import SnapshotCollections
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from pytest_mcp_contract._json.value import writable
-from pytest_mcp_contract._run.paths import SUFFIX, file_stem
-from pytest_mcp_contract._run.settings import FIELDS
+from pytest_mcp_contract._run.paths import SUFFIX
+from pytest_mcp_contract._suite.unused import served
 
 if TYPE_CHECKING:
     from mcp_types import Tool
     from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData, SnapshotIndex
-
-_LISTED: dict[Path, frozenset[str]] = {}
-"""Per server folder, the file stems of the tools the server lists in this run."""
-
-
-_REMOVED: dict[Path, list[Path]] = {}
-"""Per server folder, :func:`removed_tools` once worked out (syrupy asks once per tool)."""
-
-
-def remember_listing(folder: Path, tool_names: list[str]) -> None:
-    """Tell the extension which tools exist, so only the files of removed tools can be unused."""
-    _LISTED[folder.resolve()] = frozenset(file_stem(name) for name in tool_names)
-    _REMOVED.pop(folder.resolve(), None)
-
-
-def forget_listings() -> None:
-    """End of a pytest run: a later run in the same process (pytester) must list the tools anew."""
-    _LISTED.clear()
-    _REMOVED.clear()
-    UNDELETED.clear()
-
-
-def removed_tools(folder: Path) -> list[Path]:
-    """Snapshot files of tools the server no longer lists (empty while the listing is unknown).
-
-    Only files that read as tool snapshots count: another JSON file someone put in the folder
-    is never reported, nor deleted by ``--snapshot-update``.
-    """
-    key = folder.resolve()
-    listed = _LISTED.get(key)
-    if listed is None or not folder.is_dir():
-        return []
-    if key not in _REMOVED:
-        _REMOVED[key] = sorted(
-            path
-            for path in folder.glob(f"*{SUFFIX}")
-            if path.stem not in listed and path.is_file() and _is_tool_snapshot(path)
-        )
-    return _REMOVED[key]
-
-
-def _is_tool_snapshot(path: Path) -> bool:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return False
-    return isinstance(data, dict) and "output_schema" in data and data.keys() <= set(FIELDS)
 
 
 def document(tool: Tool, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -147,18 +101,15 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
     ) -> SnapshotCollections:
         discovered = SnapshotCollections()
         if Path(test_location.filepath).suffix == SUFFIX:
-            for path in removed_tools(Path(test_location.filepath).parent):
+            for path in served().removed_tools(Path(test_location.filepath).parent):
                 discovered.add(self.read_snapshot_collection(snapshot_location=str(path)))
         return discovered
 
     def delete_snapshots(self, *, snapshot_location: str, snapshot_names: set[str]) -> None:
         path = Path(snapshot_location)
-        if path in removed_tools(path.parent):
+        unused = served()
+        if path in unused.removed_tools(path.parent):
             try:
                 path.unlink()
             except OSError as error:  # told in the summary, and it fails the run (``_plugin.report``)
-                UNDELETED[path] = f"{error.strerror or error} ({type(error).__name__})"
-
-
-UNDELETED: dict[Path, str] = {}
-"""Snapshot files ``--snapshot-update`` should have deleted and could not, with the OS error."""
+                unused.undeleted[path] = f"{error.strerror or error} ({type(error).__name__})"

@@ -1,0 +1,92 @@
+"""What the fixtures hand a test: the pool's session, a test's own async session, the suite's clients.
+
+A session that cannot open fails the test with its reason alone: ``pytest.fail`` is raised outside
+the ``except``, as a chained traceback would bury the message.
+"""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING
+
+import pytest
+
+from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._plugin.keys import MARKED_VERSION, POOL, SETTINGS
+from pytest_mcp_contract._plugin.stderr import add_test_connection
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from pytest_mcp_contract._client.async_client import AsyncMcpContract
+    from pytest_mcp_contract._client.sync_client import McpContract
+
+
+def check_server(server: object) -> None:
+    """Fail the test if what ``mcp_contract_server`` gave is no server."""
+    from pytest_mcp_contract._servers.kinds import is_server
+
+    if not is_server(server):
+        pytest.fail(messages.not_a_server(type(server).__qualname__), pytrace=False)
+
+
+def pooled(request: pytest.FixtureRequest, server: object) -> McpContract:
+    """The pool's session for this test; one that cannot open fails the test with its reason."""
+    from pytest_mcp_contract._client.session import SessionError
+
+    try:
+        version = request.node.stash.get(MARKED_VERSION, None)
+        contract: McpContract = request.config.stash[POOL].get(request, server, version)
+        return contract
+    except SessionError as error:  # opening wraps every failure, timeouts too
+        problem = str(error)
+    pytest.fail(problem, pytrace=False)
+
+
+@asynccontextmanager
+async def own_session(request: pytest.FixtureRequest, server: object) -> AsyncIterator[AsyncMcpContract]:
+    """A session of the test's own, opened on its event loop (``mcp_contract_async``); its server's
+    stderr goes under the test's failure like the pool's."""
+    from pytest_mcp_contract._client.session import SessionError
+
+    check_server(server)
+    version = request.node.stash.get(MARKED_VERSION, None)
+    opening = request.config.stash[POOL].open_async(server, f"test {request.node.nodeid}", version)
+    stack = AsyncExitStack()
+    problem = None
+    try:
+        contract = await stack.enter_async_context(opening)
+    except SessionError as error:
+        problem = str(error)
+    if problem is not None:
+        pytest.fail(problem, pytrace=False)
+    if contract.connection is not None:
+        add_test_connection(request.node, contract.connection)
+    async with stack:
+        yield contract
+
+
+def suite_client(request: pytest.FixtureRequest) -> McpContract:
+    """The generated suite's client: the configured server, whatever a conftest overrides."""
+    server = request.config.stash[SETTINGS].server
+    if server is None:
+        pytest.fail(messages.NO_SERVER, pytrace=False)
+    return pooled(request, server)
+
+
+def suite_clients(request: pytest.FixtureRequest, first_client: McpContract) -> dict[str, McpContract | str]:
+    """The suite's clients, one per protocol version offered; ``first_client`` is the first's. One that
+    could not open stands as the reason; a version the first's server answered with gets no other."""
+    from pytest_mcp_contract._client.session import SessionError
+
+    settings = request.config.stash[SETTINGS]
+    first, *others = settings.protocol_versions
+    clients: dict[str, McpContract | str] = {first: first_client}
+    for version in others:
+        if version == first_client.protocol_version:  # answered already, by the first
+            continue
+        try:
+            clients[version] = request.config.stash[POOL].get(request, settings.server, version)
+        except SessionError as error:
+            clients[version] = str(error)
+    return clients

@@ -1,0 +1,86 @@
+"""Which snapshot files no listed tool uses any more: one :class:`UnusedSnapshots` per run.
+
+The plugin keeps it in ``config.stash``, so a later pytest run in the same process (pytester)
+starts from nothing. syrupy gives its extension neither the config nor the item when it deletes
+(on the pytest-xdist controller it even rebuilds the extension from its name), so the extension
+reads the run's instance from :func:`serving`, which binds it for the length of the two places
+syrupy calls it: a schema item's comparison and syrupy's ``pytest_sessionfinish``.
+
+Imports no syrupy: the report reads it in runs that never compare a snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pytest_mcp_contract._run.paths import SUFFIX, file_stem
+from pytest_mcp_contract._run.settings import FIELDS
+
+
+@dataclass
+class UnusedSnapshots:
+    """One run's knowledge of the snapshot folders: what each lists, what is left over, what stayed."""
+
+    listed: dict[Path, frozenset[str]] = field(default_factory=dict)
+    """Per server folder, the file stems of the tools the server lists in this run."""
+    removed: dict[Path, list[Path]] = field(default_factory=dict)
+    """Per server folder, :meth:`removed_tools` once worked out (syrupy asks once per tool)."""
+    undeleted: dict[Path, str] = field(default_factory=dict)
+    """Snapshot files ``--snapshot-update`` should have deleted and could not, with the OS error."""
+
+    def remember_listing(self, folder: Path, tool_names: list[str]) -> None:
+        """Which tools exist, so only the files of removed tools can be unused."""
+        self.listed[folder.resolve()] = frozenset(file_stem(name) for name in tool_names)
+        self.removed.pop(folder.resolve(), None)
+
+    def removed_tools(self, folder: Path) -> list[Path]:
+        """Snapshot files of tools the server no longer lists (empty while the listing is unknown).
+
+        Only files that read as tool snapshots count: another JSON file someone put in the folder
+        is never reported, nor deleted by ``--snapshot-update``.
+        """
+        key = folder.resolve()
+        listed = self.listed.get(key)
+        if listed is None or not folder.is_dir():
+            return []
+        if key not in self.removed:
+            self.removed[key] = sorted(
+                path
+                for path in folder.glob(f"*{SUFFIX}")
+                if path.stem not in listed and path.is_file() and _is_tool_snapshot(path)
+            )
+        return self.removed[key]
+
+
+def _is_tool_snapshot(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and "output_schema" in data and data.keys() <= set(FIELDS)
+
+
+# Not run state: a binding, set and reset around one call, so each run (and a pytester run inside
+# another) sees its own instance, and none is left behind when the call ends.
+_SERVED: ContextVar[UnusedSnapshots | None] = ContextVar("mcp_contract_unused_snapshots", default=None)
+
+
+@contextmanager
+def serving(unused: UnusedSnapshots | None) -> Iterator[None]:
+    """Let the syrupy extension read ``unused`` while the block runs."""
+    token = _SERVED.set(unused)
+    try:
+        yield
+    finally:
+        _SERVED.reset(token)
+
+
+def served() -> UnusedSnapshots:
+    """The instance bound now; outside a binding an empty one, which knows no listing and so finds
+    nothing unused (nothing is deleted)."""
+    return _SERVED.get() or UnusedSnapshots()
