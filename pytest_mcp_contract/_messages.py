@@ -370,6 +370,22 @@ def refused_for_version(message: str, version: str) -> str:
     )
 
 
+def seen_on_the_wire(version: str | None) -> str:
+    """The note under a violation of a call the test made through a client of its own."""
+    under = f" under MCP {version}" if version else ""
+    return (
+        f"(A call the test made through a client of its own, seen as the in-process server answered it{under}; "
+        "mcp_expect_violation and mcp_contract_allow apply as to the mcp_contract fixture's calls.)"
+    )
+
+
+def more_calls_broke(headers: list[str]) -> str:
+    """The note under the first broken call of a test's own client, naming the others."""
+    return f"{len(headers)} more calls of the test's own clients broke the contract:\n" + "\n".join(
+        f"  - {header}" for header in headers
+    )
+
+
 def no_answer(why: str, *, gone: bool) -> str:
     """The ``input-crash`` of a generated call that got no answer (``gone``: the server went away under it)."""
     return f"the server went away: {why}" if gone else f"no answer: {why}"

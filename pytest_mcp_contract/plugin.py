@@ -80,13 +80,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Check the callbacks the hook gives the configured server, and list its tools once, if this run
-    has the generated suite (``_plugin/suite``)."""
+    """Check the callbacks the hook gives the configured server, watch its answers to any client (in
+    process), and list its tools once, if this run has the generated suite (``_plugin/suite``)."""
     config = session.config
     server = config.stash[SETTINGS].server
     if server is not None:
         # A wrong answer of the callbacks hook stops the run here, as a usage error, not in every test.
         config.stash[POOL].callbacks(server)
+        config.stash[POOL].observed.watch(server)  # its answers to the tests' own clients are judged too
     suite.list_tools(session)
 
 

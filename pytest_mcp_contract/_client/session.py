@@ -305,7 +305,7 @@ class ContractSession:
                             "the tool crashed or killed the server.",
                             self._later_calls(),
                         )
-                    return self._refusal(error)
+                    return self.refusal(error)
             if self.connection is not None:
                 await anyio.lowlevel.checkpoint()  # let the SDK hand over a fault it read before the answer
         finally:
@@ -332,7 +332,7 @@ class ContractSession:
             return RoundsWithoutEnd(messages.rounds_without_end(name, MAX_ROUNDS))
         return result
 
-    def _refusal(self, error: RpcError) -> Refusal:
+    def refusal(self, error: RpcError) -> Refusal:
         """A JSON-RPC error that came instead of a result, as the value the judge reads."""
         if isinstance(error.error.data, stdio_pipe.Unreadable):  # the transport's own: no server sends objects
             return Unreadable(error.error.data.why)
@@ -526,7 +526,7 @@ class ContractSession:
         return [*self.tool_violations(tool), *found]
 
     def judged(
-        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool
+        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool | None
     ) -> list[Violation]:
         """What one call broke that fails the running test: sorted by the run's triage (markers, the
         allow list), or without the noted checks when there is none. Never raises."""

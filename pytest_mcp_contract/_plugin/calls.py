@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import Judge
 from pytest_mcp_contract._contract.violations import ContractViolationError
 from pytest_mcp_contract._messages import call_arguments
-from pytest_mcp_contract._plugin.keys import CALLS, CURRENT_ITEM, JUDGE, SETTINGS
+from pytest_mcp_contract._plugin.keys import CALLS, CURRENT_ITEM, JUDGE, POOL, SETTINGS
 from pytest_mcp_contract._run.marks import expectations
 from pytest_mcp_contract._run.records import CallTally, record
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
     from pytest_mcp_contract._contract.answer import Answer
     from pytest_mcp_contract._contract.violations import Violation
+    from pytest_mcp_contract._run.observed import Observed
 
 
 def triage(
@@ -62,6 +64,10 @@ def _listed(item: pytest.Item) -> set[str] | None:
         return None
 
 
+def _observed(item: pytest.Item) -> Observed:
+    return item.config.stash[POOL].observed
+
+
 def _record_failure(item: pytest.Item, error: BaseException) -> None:
     """A broken contract that failed the test, for the report: which test, tool, arguments and why."""
     if not isinstance(error, ContractViolationError):
@@ -89,6 +95,7 @@ class CallsPlugin:
         if JUDGE in item.stash:  # made afresh at its first call: markers a fixture adds count too
             del item.stash[JUDGE]
         item.config.stash[CURRENT_ITEM] = item
+        _observed(item).forget()  # calls of the last test's teardown are no test's to answer for
         try:
             return (yield)
         finally:
@@ -103,7 +110,17 @@ class CallsPlugin:
             # A test that failed on a call its marker was meant to accept: a misspelt tool name is why.
             for misnamed in judge(item).misnamed(_listed(item)):
                 error.add_note(misnamed)
+            # What its own client's calls broke explains it (the SDK's client raises on some), never hides.
+            for other in _observed(item).judge():
+                error.add_note("\n".join([str(other), *getattr(other, "__notes__", [])]))
             raise
+        seen = _observed(item).judge()
+        if seen:
+            __tracebackhide__ = True  # the message is the failure: the hook's frame tells nothing
+            first, *more = seen
+            if more:
+                first.add_note(messages.more_calls_broke([str(error).splitlines()[0] for error in more]))
+            raise first
         judged = judge(item)
         if not all(expectation.met for expectation in judged.expectations):
             # The listing only to explain an unmet one (a misspelt tool= is the likely reason).

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._run.observed import Observed
 from pytest_mcp_contract._run.records import record
 from pytest_mcp_contract._servers.names import ServerNames
 
@@ -66,6 +67,8 @@ class SessionPool:
         """By server and protocol version: the server, where opening a session to it failed first, and why."""
         self._restarts: dict[int, _Restarts] = {}
         """By server: how often it was had back after it went away under a call."""
+        self.observed = Observed(self.open)
+        """The calls the tests make through clients of their own, to every in-process server a session is opened to."""
 
     @property
     def first_version(self) -> str:
@@ -131,6 +134,7 @@ class SessionPool:
         first); the caller closes it, or hands it to :meth:`keep`."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
+        self.observed.watch(server)
         contract = McpContract(server, **self.session_options(server), version=version or self.first_version)
         contract.session.pooled = True  # its failures tell of the next test's new session
         return contract
@@ -179,6 +183,7 @@ class SessionPool:
 
         version = version or self.first_version
         self.check_not_failed(server, version)
+        self.observed.watch(server)
         async with AsyncExitStack() as stack:
             try:
                 opening = open_async_contract(server, **self.session_options(server), version=version)
@@ -251,3 +256,4 @@ class SessionPool:
         for key, contract in list(self._open.items()):
             self._close(key, contract)
         self.close_spares()
+        self.observed.close()

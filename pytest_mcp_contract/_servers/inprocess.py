@@ -21,7 +21,7 @@ import types
 import typing
 import warnings
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -29,6 +29,7 @@ import mcp.types
 from pydantic import ValidationError
 
 from pytest_mcp_contract._sdk import servers as sdk_servers
+from pytest_mcp_contract._sdk.observe import Seen, watch
 from pytest_mcp_contract._sdk.servers import HighLevelServer
 
 
@@ -267,3 +268,23 @@ def _short_path(filename: str) -> str:
     except ValueError:
         return filename
     return filename if relative.startswith("..") else relative
+
+
+def watch_calls(server: object, seen: Callable[[Seen], None]) -> Callable[[], None] | None:
+    """Call ``seen`` with every ``tools/call`` an in-process ``server`` answers to a client other than
+    the plugin's own sessions (whose calls are judged where they are made); returns what stops it, or
+    ``None`` for a server this cannot watch (outside this process, or mcp 1.x)."""
+    from pytest_mcp_contract._servers.kinds import connectable
+
+    inner = connectable(server)
+    lowlevel = getattr(inner, "_lowlevel_server", inner) if isinstance(inner, HighLevelServer) else inner
+    if not isinstance(lowlevel, sdk_servers.LowLevelServer):
+        return None
+    if isinstance(server, HighLevelServer):
+        record_causes()  # a crash's cause, for the message, as for the plugin's own calls
+
+    def others(call: Seen) -> None:
+        if _CALL.get() is None:  # a call the plugin made runs inside marked_call()
+            seen(call)
+
+    return watch(lowlevel, others)
