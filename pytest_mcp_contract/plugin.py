@@ -31,7 +31,7 @@ from pytest_mcp_contract._plugin.report import ReportPlugin
 from pytest_mcp_contract._plugin.stderr import StderrPlugin, add_test_connection
 from pytest_mcp_contract._run.marks import expectations
 from pytest_mcp_contract._run.pool import SessionPool
-from pytest_mcp_contract._run.settings import read_settings
+from pytest_mcp_contract._run.settings import close_lifespans, read_settings
 from pytest_mcp_contract._servers import reaper
 from pytest_mcp_contract._servers.names import ServerNames
 from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, COLLECTED, covers_project
@@ -177,6 +177,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     pool = config.stash.get(POOL, None)
     if pool is not None:
         pool.close_all()
+    # A factory's lifespan outlives the sessions on its server, and exits on the loop that entered it.
+    for factory, error in close_lifespans(config):
+        sys.stderr.write(messages.lifespan_exit_failed(factory, f"{type(error).__name__}: {error}") + "\n")
     # What a closed session left behind (a server's helper, a session Ctrl-C cut short); the
     # xdist controller's plugin ends what its workers left.
     earlier: frozenset[int] = config.stash.get(EARLIER_SERVERS, frozenset())
@@ -190,8 +193,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
     settings = config.stash.get(SETTINGS, None)
-    if settings is None or settings.target is None:
+    if settings is None:
         return None
+    if settings.target is None:
+        from pytest_mcp_contract._suite.items import server_fixtures
+
+        places = server_fixtures(config) if settings.suite else []  # the conftest.py files read so far
+        return [f"mcp-contract: contract suite {messages.suite_lost_to_fixture(places)}"] if places else None
     lines = [
         f"mcp-contract: server {settings.target} ({settings.target_source}), "
         f"scope={settings.scope}, timeout={settings.timeout:g}s",

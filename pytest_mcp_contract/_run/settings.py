@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from pytest_mcp_contract._servers.environ import Value
+    from pytest_mcp_contract._servers.lifespans import Lifespans
     from pytest_mcp_contract._servers.target import TargetError
 
 Scope = Literal["session", "module", "function"]
@@ -324,6 +325,23 @@ class _IniTargetSettings:
 
         return headers(cast("list[str]", self._config.getini("mcp_contract_headers")), "mcp_contract_headers")
 
+    def lifespans(self) -> Lifespans:
+        from pytest_mcp_contract._servers.lifespans import Lifespans
+
+        return self._config.stash.setdefault(LIFESPANS, Lifespans())
+
+
+LIFESPANS: Final[pytest.StashKey[Lifespans]] = pytest.StashKey()
+"""What the run keeps open for the servers its factories made (here, not in ``_plugin.keys``: the
+loaders below the plugin layer fill it); :func:`close_lifespans` closes it."""
+
+
+def close_lifespans(config: pytest.Config) -> list[tuple[str, BaseException]]:
+    """Exit the lifespans the run's factories entered (after the sessions on their servers closed):
+    what an exit raised, by the factory call that entered it."""
+    lifespans = config.stash.get(LIFESPANS, None)
+    return lifespans.close() if lifespans is not None else []
+
 
 def _snapshot_dir(config: pytest.Config, project: Path) -> Path:
     """The snapshot folder, refused where syrupy or a cleanup could take files that are not snapshots."""
@@ -376,7 +394,8 @@ def _timeout(raw: str, key: str = "mcp_contract_timeout", default: float = DEFAU
 def _target_message(target: str, source: str, error: TargetError) -> str:
     return (
         f"pytest-mcp-contract cannot load the MCP server {target!r} ({source}): {error}\n"
-        "Fix the target, or remove it and override the mcp_contract_server fixture in conftest.py instead."
+        "Fix the target; a server that a function builds is named by calling it, with literal arguments: "
+        "package.module:create_server(ARGS…)."
     )
 
 
