@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from conftest import SERVERS, Project, target
+from docs_text import assert_says, quoted
 
 FACTORIES = "contract_servers.factories"
 
@@ -316,6 +317,7 @@ def test_a_fixture_override_without_a_target_says_the_suite_is_not_generated(
             "tool calls checked: 1, violations: 0",
         ]
     )
+    assert_says(result.stdout.str(), quoted("fixture-override"))
 
 
 def test_an_override_in_a_sub_folder_is_named_in_the_summary(project: Project, pytester: pytest.Pytester) -> None:
@@ -350,3 +352,34 @@ def test_an_override_beside_a_target_keeps_the_suite_on_the_target(project: Proj
     result.assert_outcomes(passed=5)
     result.stdout.fnmatch_lines(["schema snapshots: 2 created"])
     assert "contract suite" not in result.stdout.str()
+
+
+def test_the_documented_factory_and_lifespan_servers(project: Project, pytester: pytest.Pytester) -> None:
+    package = pytester.mkdir("src") / "clock_server"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "server.py").write_text(quoted("factory-server"))
+    (package / "notes.py").write_text(quoted("factory-lifespan"))
+    pytester.makepyprojecttoml(quoted("factory-target") + '\naddopts = "-p no:cacheprovider"\n')
+    project.tests(
+        """
+        def test_zone(mcp_contract):
+            assert mcp_contract.call_tool("zone").structured_content == {"timezone": "Europe/Paris"}
+
+        def test_notes(mcp_contract):
+            assert mcp_contract.call_tool("count_notes").structured_content == {"result": 0}
+        """
+    )
+    created = project.run("--snapshot-update", "-k", "not notes")
+    created.assert_outcomes(passed=3, deselected=1)
+    created.stdout.fnmatch_lines(["schema snapshots: 1 created"])
+    project.run("-k", "not notes").assert_outcomes(passed=3, deselected=1)
+    notes = project.run(
+        "--mcp-contract-server",
+        "clock_server.notes:open_server(db_path='notes.db')",
+        "-k",
+        "not zone",
+        "--snapshot-update",
+    )
+    notes.assert_outcomes(passed=3, deselected=1)
+    assert (pytester.path / "notes.db").is_file()
