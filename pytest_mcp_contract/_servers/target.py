@@ -136,7 +136,11 @@ def _made(found: Callable[..., object], call: factory.Call, module_part: str, li
         raise TargetError(f"{doing} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
     if not is_server(made):
         what = "yield" if gave != "returned" else "return"
-        raise TargetError(f"{shown} {gave} {_describe(made)}, not {SERVER_KINDS}. Make it {what} the server object.")
+        sync = isinstance(made, contextlib.AbstractContextManager) and not isinstance(made, AbstractAsyncContextManager)
+        entered = " (only an async context manager is entered: make it an @asynccontextmanager)" if sync else ""
+        raise TargetError(
+            f"{shown} {gave} {_describe(made)}, not {SERVER_KINDS}. Make it {what} the server object{entered}."
+        )
     remember_target(made, f"{module_part}:{call.name}")  # the snapshot folder's stable key: the module
     return made
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from mcp.server import MCPServer
@@ -120,8 +120,19 @@ async def fails_on_leaving() -> AsyncIterator[MCPServer]:
     raise OSError("the socket /tmp/clock.sock is gone")
 
 
+@contextmanager
+def sync_lifespan() -> Iterator[MCPServer]:
+    """A lifespan written with @contextmanager: not entered (the plugin's loop awaits), and said so."""
+    yield create_server()
+
+
 def broken_server() -> MCPServer:
     raise RuntimeError("no database at /nowhere/db.sqlite")
+
+
+async def broken_async_server() -> MCPServer:
+    await asyncio.sleep(0)
+    raise ConnectionRefusedError("nothing listens at 127.0.0.1:5432")
 
 
 def no_server() -> dict[str, str]:

@@ -214,6 +214,13 @@ BAD_FACTORIES = [
         id="lifespan-gives-no-server",
     ),
     pytest.param(
+        "sync_lifespan()",
+        f"sync_lifespan() from {FACTORIES} returned a contextlib._GeneratorContextManager, not an MCPServer, a "
+        "low-level mcp.server.Server or a FastMCP server. Make it return the server object (only an async context "
+        "manager is entered: make it an @asynccontextmanager).",
+        id="sync-lifespan",
+    ),
+    pytest.param(
         "create_server(zone='UTC')",
         f"calling create_server(zone='UTC') from {FACTORIES} raised TypeError:\n"
         "TypeError: create_server() got an unexpected keyword argument 'zone'",
@@ -242,16 +249,34 @@ def test_a_bad_factory_is_a_usage_error_saying_how_to_write_it(
         assert (pytester.path / "left.txt").read_text() == "left\n"
 
 
-def test_a_factory_that_raises_shows_its_own_traceback(project: Project) -> None:
-    project.configure(f"{FACTORIES}:broken_server()")
+@pytest.mark.parametrize(
+    ("call", "step", "raised", "frame"),
+    [
+        ("broken_server()", "calling", "RuntimeError: no database at /nowhere/db.sqlite", "broken_server"),
+        (
+            "broken_async_server()",
+            "awaiting",
+            "ConnectionRefusedError: nothing listens at 127.0.0.1:5432",
+            "broken_async_server",
+        ),
+    ],
+)
+def test_a_factory_that_raises_shows_its_own_traceback(
+    project: Project, call: str, step: str, raised: str, frame: str
+) -> None:
+    project.configure(f"{FACTORIES}:{call}")
     result = project.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     text = result.stderr.str()
-    assert f"(mcp_contract_server in tox.ini): calling broken_server() from {FACTORIES} raised RuntimeError:\n" in text
+    error = raised.partition(":")[0]
+    assert f"(mcp_contract_server in tox.ini): {step} {call} from {FACTORIES} raised {error}:\n" in text
     assert 'factories.py", line ' in text
-    assert "in broken_server" in text
-    assert "RuntimeError: no database at /nowhere/db.sqlite" in text
+    assert f"in {frame}\n" in text
+    assert f"{raised}\n" in text
+    # Only the server's own frames: not the plugin's, nor the event loop the async one ran on.
     assert "pytest_mcp_contract" not in text
+    assert "anyio" not in text
+    assert "asyncio" not in text
 
 
 def test_a_bad_factory_in_a_marker_is_a_usage_error(project: Project) -> None:
