@@ -232,7 +232,9 @@ def mcp_contract_server(request: pytest.FixtureRequest) -> object:
 
     A ``@pytest.mark.mcp_contract_server(target)`` marker on the test, its class or module picks
     another one. Or override this fixture in a ``conftest.py`` (any scope) to return the server
-    object yourself; a different server in a sub-folder gets its own session.
+    object yourself; a different server in a sub-folder gets its own session. With no target
+    configured, an override has no generated suite (the suite lists the tools at collection, before
+    fixtures run), and the header and summary say so: a factory target keeps it.
     """
     marked = request.node.stash.get(MARKED_SERVER, None)
     if marked is not None:
