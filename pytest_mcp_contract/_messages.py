@@ -132,6 +132,25 @@ NO_SERVER: Final = (
 )
 
 
+def lifespan_exit_failed(factory: str, error: str) -> str:
+    """A lifespan a factory target entered raised on leaving, at the end of the run."""
+    return (
+        f"pytest-mcp-contract: leaving the lifespan of {factory} at the end of the run raised {error}\n"
+        "The tests ran; fix the server's clean-up (the code after its yield)."
+    )
+
+
+def suite_lost_to_fixture(where: Sequence[str]) -> str:
+    """The header's and the summary's word when the server comes only from a fixture override: the
+    suite lists the tools while pytest collects, before any fixture can run."""
+    return (
+        f"not generated: the server comes from the mcp_contract_server fixture in {', '.join(where)}, "
+        "and the suite lists the tools while pytest collects, before any fixture runs. For the suite, its "
+        "snapshots and 'tools not called', name the server as a target instead; a server a function builds "
+        "is named by calling it: mcp_contract_server = package.module:create_server(ARGS…)"
+    )
+
+
 def not_a_server(kind: str) -> str:
     return (
         f"the mcp_contract_server fixture returned a {kind}; it must return an MCPServer, a low-level "

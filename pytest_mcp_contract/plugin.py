@@ -15,6 +15,7 @@ from pytest_mcp_contract._client import note_exit_status
 from pytest_mcp_contract._plugin import calls, clients, marked, suite, xdist
 from pytest_mcp_contract._plugin.keys import (
     EARLIER_SERVERS,
+    LIFESPANS,
     MARKED_SERVER,
     POOL,
     RESTORE_SIGNALS,
@@ -28,6 +29,7 @@ from pytest_mcp_contract._plugin.stderr import StderrPlugin
 from pytest_mcp_contract._run.pool import SessionPool
 from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper
+from pytest_mcp_contract._servers.lifespans import Lifespans
 from pytest_mcp_contract._servers.names import ServerNames
 from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE
 from pytest_mcp_contract._suite.unused import UnusedSnapshots, serving
@@ -56,7 +58,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """Check the configuration and load the server, so a bad one stops pytest before any test runs."""
     # `pytest --help` also configures plugins; importing the user's server there would only be slow.
     load = not (config.getoption("help", False) or config.getoption("version", False))
-    settings = read_settings(config, load=load)
+    config.stash[LIFESPANS] = lifespans = Lifespans()  # a factory target's server may hold things open
+    settings = read_settings(config, lifespans, load=load)
     add_markers(config)
     suite.check_syrupy(config, settings)
     config.stash[SETTINGS] = settings
@@ -115,6 +118,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     pool = config.stash.get(POOL, None)
     if pool is not None:
         pool.close_all()
+    clients.end_lifespans(config)  # after the sessions on their servers closed
     # What a closed session left behind (a server's helper, a session Ctrl-C cut short); the
     # xdist controller's plugin ends what its workers left.
     earlier: frozenset[int] = config.stash.get(EARLIER_SERVERS, frozenset())
@@ -133,7 +137,9 @@ def mcp_contract_server(request: pytest.FixtureRequest) -> object:
 
     A ``@pytest.mark.mcp_contract_server(target)`` marker on the test, its class or module picks
     another one. Or override this fixture in a ``conftest.py`` (any scope) to return the server
-    object yourself; a different server in a sub-folder gets its own session.
+    object yourself; a different server in a sub-folder gets its own session. With no target
+    configured, an override has no generated suite (the suite lists the tools at collection, before
+    fixtures run), and the header and summary say so: a factory target keeps it.
     """
     named = request.node.stash.get(MARKED_SERVER, None)
     if named is not None:

@@ -6,13 +6,14 @@ the ``except``, as a chained traceback would bury the message.
 
 from __future__ import annotations
 
+import sys
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._plugin.keys import MARKED_VERSION, POOL, SETTINGS
+from pytest_mcp_contract._plugin.keys import LIFESPANS, MARKED_VERSION, POOL, SETTINGS
 from pytest_mcp_contract._plugin.stderr import add_test_connection
 
 if TYPE_CHECKING:
@@ -20,6 +21,14 @@ if TYPE_CHECKING:
 
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
+
+
+def end_lifespans(config: pytest.Config) -> None:
+    """Exit what the run's factory targets entered, each on the loop and task that entered it; an exit
+    that raises is told on stderr, and the run's result stands."""
+    lifespans = config.stash.get(LIFESPANS, None)
+    for factory, error in lifespans.close() if lifespans is not None else []:
+        sys.stderr.write(messages.lifespan_exit_failed(factory, f"{type(error).__name__}: {error}") + "\n")
 
 
 def check_server(server: object) -> None:

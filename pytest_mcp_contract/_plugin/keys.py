@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._run.records import CallTally
     from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._servers.kinds import Connection
+    from pytest_mcp_contract._servers.lifespans import Lifespans
     from pytest_mcp_contract._servers.names import ServerNames
     from pytest_mcp_contract._suite.items import ContractSuite, Listing
     from pytest_mcp_contract._suite.unused import UnusedSnapshots
@@ -42,6 +43,8 @@ EARLIER_SERVERS: Final[pytest.StashKey[frozenset[int]]] = pytest.StashKey()
 """Server groups recorded before this run began (pytester runs in process): not this run's to end."""
 RESTORE_SIGNALS: Final[pytest.StashKey[Callable[[], None]]] = pytest.StashKey()
 """Puts back the SIGTERM and SIGHUP handlers the run replaced."""
+LIFESPANS: Final[pytest.StashKey[Lifespans]] = pytest.StashKey()
+"""What the run keeps open for the servers its factory targets made, closed at its end."""
 SERVER_RECORDS: Final[pytest.StashKey[Path]] = pytest.StashKey()
 """On the xdist controller: the folder where workers record the servers they start (see ``_servers.reaper``)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_mcp_contract._plugin.keys import MARKED_SERVER, MARKED_SERVERS, MARKED_VERSION, POOL
+from pytest_mcp_contract._plugin.keys import LIFESPANS, MARKED_SERVER, MARKED_SERVERS, MARKED_VERSION, POOL
 from pytest_mcp_contract._plugin.options import marked_version
 from pytest_mcp_contract._run.marks import expectations
 
@@ -37,6 +37,7 @@ def _marked_server(config: pytest.Config, item: pytest.Item, marker: pytest.Mark
     loaded = config.stash.setdefault(MARKED_SERVERS, {})
     target = marker.args[0]
     if target not in loaded:
-        loaded[target] = load_server(config, target, f"@pytest.mark.mcp_contract_server on {item.nodeid}")
+        where = f"@pytest.mark.mcp_contract_server on {item.nodeid}"
+        loaded[target] = load_server(config, target, where, config.stash[LIFESPANS])
         config.stash[POOL].callbacks(loaded[target])  # as for the configured server: a wrong answer stops the run
     return loaded[target]

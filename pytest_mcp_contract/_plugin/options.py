@@ -52,7 +52,8 @@ def add_options(parser: pytest.Parser) -> None:
         default=None,
         help="MCP server to check: 'package.module:attr' or 'path/to/file.py:attr' (relative to the current "
         "directory), naming an MCPServer, a low-level Server, a FastMCP server, or a zero-argument callable "
-        "returning one; or "
+        "returning one; 'package.module:create_server(ARGS...)' to call a factory with literal arguments "
+        "(awaited if async; an async context manager it returns is entered for the run); or "
         "'stdio:COMMAND ARGS...' to start a server and speak MCP over its stdin/stdout; or an "
         "'http://HOST:PORT/PATH' (or https) streamable-HTTP endpoint. Overrides ini mcp_contract_server.",
     )

@@ -93,6 +93,8 @@ class ContractReport:
     """Servers had back after they went away under a call: (server, why it went away) -> times."""
     restart_limits: dict[str, int] = field(default_factory=dict)
     """Servers that went away once more after the last restart a run allows, with that limit."""
+    no_suite: str = ""
+    """Why the run has no generated suite although it is switched on (the server comes from a fixture)."""
     _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
@@ -148,7 +150,9 @@ class ContractReport:
 
     @property
     def empty(self) -> bool:
-        return not self.servers and not self.removed and not self.stale_allowed and not self.restarts
+        return (
+            not self.servers and not self.removed and not self.stale_allowed and not self.restarts and not self.no_suite
+        )
 
     def _all(self) -> list[ToolRecord]:
         return [tool for tools in self.servers.values() for tool in tools.values()]
@@ -183,7 +187,7 @@ class ContractReport:
 
     def _facts(self) -> list[tuple[str, str]]:
         tools = self._all()
-        facts: list[tuple[str, str]] = []
+        facts: list[tuple[str, str]] = [("contract suite", self.no_suite)] if self.no_suite else []
         if self.renamed:
             facts.append(
                 (
@@ -488,8 +492,13 @@ def header(config: pytest.Config) -> list[str] | None:
     from pytest_mcp_contract._suite.items import covers_project
 
     settings = config.stash.get(SETTINGS, None)
-    if settings is None or settings.target is None:
+    if settings is None:
         return None
+    if settings.target is None:
+        from pytest_mcp_contract._suite.items import server_fixtures
+
+        places = server_fixtures(config) if settings.suite else []  # the conftest.py files read so far
+        return [f"mcp-contract: contract suite {messages.suite_lost_to_fixture(places)}"] if places else None
     lines = [
         messages.header_server(settings.target, settings.target_source, settings.scope, settings.timeout),
         messages.header_versions(settings.protocol_versions),
@@ -577,6 +586,17 @@ class ReportPlugin:
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.partial = self.partial or bool(items)
 
+    def _note_fixture_server(self, config: pytest.Config) -> None:
+        """A suite switched on, with no target: the server comes from a fixture override, if any (read at
+        the end, when every conftest.py has been read), and the summary says why there is no suite."""
+        if self.settings.target is not None or not self.settings.suite:
+            return
+        from pytest_mcp_contract._suite.items import server_fixtures
+
+        places = server_fixtures(config)
+        if places:
+            self.report.no_suite = messages.suite_lost_to_fixture(places)
+
     def _note_whole_run(self, config: pytest.Config) -> None:
         """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
         from pytest_mcp_contract._suite.items import covers_project
@@ -616,6 +636,7 @@ class ReportPlugin:
         if hasattr(session.config, "workerinput"):
             return
         self._note_removed(session.config)
+        self._note_fixture_server(session.config)
         if self.undeleted and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a deletion that did not happen fails the run
         self._note_whole_run(session.config)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from pytest_mcp_contract._servers.environ import Value
+    from pytest_mcp_contract._servers.lifespans import Lifespans
     from pytest_mcp_contract._servers.target import TargetError
 
 Scope = Literal["session", "module", "function"]
@@ -153,8 +154,9 @@ def _meant(key: str) -> str | None:
     return close[0] if close else None
 
 
-def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
-    """Read and check every option; a bad one raises ``pytest.UsageError`` saying how to fix it."""
+def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = True) -> Settings:
+    """Read and check every option; a bad one raises ``pytest.UsageError`` saying how to fix it.
+    ``lifespans`` keeps what a factory target's server holds open, until the run closes it."""
     if load:  # not for --help or --version
         _check_keys(config)
     scope = cast("str", config.getini("mcp_contract_scope")).strip() or "session"
@@ -195,7 +197,7 @@ def read_settings(config: pytest.Config, *, load: bool = True) -> Settings:
     if not target:
         target = cast("str", config.getini("mcp_contract_server")).strip() or None
         source = f"mcp_contract_server in {config.inipath.name}" if config.inipath else "mcp_contract_server"
-    server = load_server(config, target, source) if target and load else None
+    server = load_server(config, target, source, lifespans) if target and load else None
     seed, chosen = _fuzz_seed(config, fuzz)
     return Settings(
         target=target,
@@ -285,7 +287,7 @@ def project_dir(config: pytest.Config) -> Path:
     return config.inipath.parent if config.inipath else config.rootpath
 
 
-def load_server(config: pytest.Config, target: str, source: str) -> object:
+def load_server(config: pytest.Config, target: str, source: str, lifespans: Lifespans) -> object:
     """Load a target through the one table of kinds (``_servers.target.KINDS``); a relative path is
     relative to the current directory for the option, else the ini file."""
     from pytest_mcp_contract._servers.environ import SettingError
@@ -295,7 +297,7 @@ def load_server(config: pytest.Config, target: str, source: str) -> object:
     if source != "--mcp-contract-server" and config.inipath is not None:
         base_dir = config.inipath.parent
     try:
-        return load_target(target, base_dir, _IniTargetSettings(config))
+        return load_target(target, base_dir, _IniTargetSettings(config, lifespans))
     except SettingError as error:
         raise pytest.UsageError(str(error)) from None
     except TargetError as error:
@@ -306,8 +308,10 @@ class _IniTargetSettings:
     """The ini's target settings (``_servers.kinds.TargetSettings``), each read when a target's loader
     asks for it: each kind reads only its own, so an in-process run never stops on a stdio setting."""
 
-    def __init__(self, config: pytest.Config) -> None:
+    def __init__(self, config: pytest.Config, lifespans: Lifespans) -> None:
         self._config = config
+        self._lifespans = lifespans
+        """What the run keeps open for the servers its factories made (``config.stash``, closed at its end)."""
 
     def env(self) -> dict[str, Value]:
         from pytest_mcp_contract._servers.environ import environment
@@ -323,6 +327,9 @@ class _IniTargetSettings:
         from pytest_mcp_contract._servers.environ import headers
 
         return headers(cast("list[str]", self._config.getini("mcp_contract_headers")), "mcp_contract_headers")
+
+    def lifespans(self) -> Lifespans:
+        return self._lifespans
 
 
 def _snapshot_dir(config: pytest.Config, project: Path) -> Path:
@@ -376,7 +383,8 @@ def _timeout(raw: str, key: str = "mcp_contract_timeout", default: float = DEFAU
 def _target_message(target: str, source: str, error: TargetError) -> str:
     return (
         f"pytest-mcp-contract cannot load the MCP server {target!r} ({source}): {error}\n"
-        "Fix the target, or remove it and override the mcp_contract_server fixture in conftest.py instead."
+        "Fix the target; a server that a function builds is named by calling it, with literal arguments: "
+        "package.module:create_server(ARGS…)."
     )
 
 

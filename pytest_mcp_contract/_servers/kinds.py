@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
 
     from pytest_mcp_contract._servers.environ import Value
+    from pytest_mcp_contract._servers.lifespans import Lifespans
     from pytest_mcp_contract._servers.names import ServerNames
 
 
@@ -51,6 +52,11 @@ class TargetSettings(Protocol):
 
     def headers(self) -> Mapping[str, Value]:
         """The headers of every HTTP request (ini ``mcp_contract_headers``)."""
+        ...
+
+    def lifespans(self) -> Lifespans:
+        """What the run keeps open for the servers a factory made (an async factory's loop, the
+        lifespans entered), closed when the run ends."""
         ...
 
 

@@ -8,19 +8,26 @@ plus a row in :data:`KINDS`.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
 import difflib
 import importlib
+import inspect
 import os
 import pkgutil
 import re
 import sys
 import traceback
 from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contract._servers import http, stdio
+import anyio
+
+from pytest_mcp_contract._servers import factory, http, lifespans, stdio
 from pytest_mcp_contract._servers.kinds import (
     TargetError,
     TargetSettings,
@@ -28,13 +35,17 @@ from pytest_mcp_contract._servers.kinds import (
     is_server_class,
     remember_target,
 )
+from pytest_mcp_contract._servers.lifespans import Lifespans
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._servers.environ import Value
 
 __all__ = ["GRAMMAR", "KINDS", "GivenSettings", "Kind", "TargetError", "load_target", "target_kind"]
 
-GRAMMAR = "'package.module:attr', 'path/to/file.py:attr', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
+GRAMMAR = (
+    "'package.module:attr', 'path/to/file.py:attr', a factory call 'package.module:create_server(ARGS…)', "
+    "'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'"
+)
 
 
 @dataclass(frozen=True)
@@ -65,10 +76,13 @@ def _refuse_scheme(spec: str, base_dir: Path, settings: TargetSettings) -> objec
 
 
 def _load_object(spec: str, base_dir: Path, settings: TargetSettings) -> object:
-    """Import the target's module and return its server (calling a factory once, if given one)."""
-    module_part, colon, attribute = spec.rpartition(":")
-    if not colon or not module_part or not attribute:
+    """Import the target's module and return its server: an object, or what a factory makes, called
+    with the target's literal arguments (``pkg.server:serve(repository='.')``) or none."""
+    module_part, attribute, call_text = factory.split(spec)
+    if not module_part or not attribute.strip():
         raise TargetError(f"{spec!r} is not a target; write it as {GRAMMAR}.")
+    call = factory.parse(attribute, call_text) if call_text else None
+    attribute = attribute.strip()
     module = _import(module_part, base_dir)
     found: Any = module
     for index, part in enumerate(attribute.split(".")):
@@ -80,30 +94,55 @@ def _load_object(spec: str, base_dir: Path, settings: TargetSettings) -> object:
                 f"{owner} has no attribute {part!r}.{_servers_in(module)}"
                 f" Point the target at the server object, as {GRAMMAR}."
             ) from None
+    if call is not None:
+        if not callable(found):
+            raise TargetError(
+                f"{attribute} in {module_part} is {_describe(found)}, which cannot be called; point the "
+                f"target at the function that makes the server, or at the server itself.{_servers_in(module)}"
+            )
+        return _made(found, call, module_part, settings.lifespans())
     if is_server(found):
         remember_target(found, spec)
         return found
     # A factory is a function (or a server class); any other class is a mistake, not a factory.
     if callable(found) and not (isinstance(found, type) and not is_server_class(found)):
-        try:
-            made = found()
-        except Exception as error:
-            raise TargetError(
-                f"calling {attribute}() from {module_part} raised {type(error).__name__}:\n"
-                f"{_user_traceback(error)}\n{_servers_in(module).strip()}"
-            ) from None
-        if is_server(made):
-            remember_target(made, spec)
-            return made
-        raise TargetError(
-            f"{attribute}() from {module_part} returned {_describe(made)}, not an MCPServer, a low-level "
-            "mcp.server.Server or a FastMCP server. Make it return the server object."
-        )
+        return _made(found, factory.Call(f"{attribute}()", attribute), module_part, settings.lifespans())
     what = f"the class {found.__qualname__}" if isinstance(found, type) else _describe(found)
     raise TargetError(
         f"{attribute} in {module_part} is {what}, not an MCPServer, a low-level mcp.server.Server, a FastMCP "
         f"server or a zero-argument callable returning one.{_servers_in(module)}"
     )
+
+
+SERVER_KINDS: Final = "an MCPServer, a low-level mcp.server.Server or a FastMCP server"
+
+
+def _made(found: Callable[..., object], call: factory.Call, module_part: str, lifespans: Lifespans) -> object:
+    """The server ``call`` of ``found`` makes: what it returns, awaited if it is a coroutine (on the run's
+    loop), entered for the run if it is an async context manager (a server with a lifespan)."""
+    shown = f"{call.text} from {module_part}"
+    step = "calling"
+    try:
+        made = found(*call.args, **call.kwargs)
+        if inspect.isawaitable(made):
+            step = "awaiting"
+            made = lifespans.run(made)
+        gave = "returned"
+        if not is_server(made) and isinstance(made, AbstractAsyncContextManager):
+            step, gave = "entering what", "returned an async context manager that gave"
+            made = lifespans.enter(made, shown, is_server)
+    except Exception as error:
+        doing = f"entering what {shown} returned (its lifespan)" if step == "entering what" else f"{step} {shown}"
+        raise TargetError(f"{doing} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
+    if not is_server(made):
+        what = "yield" if gave != "returned" else "return"
+        sync = isinstance(made, contextlib.AbstractContextManager) and not isinstance(made, AbstractAsyncContextManager)
+        entered = " (only an async context manager is entered: make it an @asynccontextmanager)" if sync else ""
+        raise TargetError(
+            f"{shown} {gave} {_describe(made)}, not {SERVER_KINDS}. Make it {what} the server object{entered}."
+        )
+    remember_target(made, f"{module_part}:{call.name}")  # the snapshot folder's stable key: the module
+    return made
 
 
 KINDS: Final[tuple[Kind, ...]] = (
@@ -128,6 +167,8 @@ class GivenSettings:
     given_env: Mapping[str, Value] = field(default_factory=dict)
     given_cwd: Path | None = None
     given_headers: Mapping[str, Value] = field(default_factory=dict)
+    given_lifespans: Lifespans = field(default_factory=Lifespans)
+    """What a factory's server keeps open; the caller closes it when done with the server."""
 
     def env(self) -> Mapping[str, Value]:
         return self.given_env
@@ -137,6 +178,9 @@ class GivenSettings:
 
     def headers(self) -> Mapping[str, Value]:
         return self.given_headers
+
+    def lifespans(self) -> Lifespans:
+        return self.given_lifespans
 
 
 def load_target(spec: str, base_dir: Path, settings: TargetSettings | None = None) -> object:
@@ -206,8 +250,14 @@ def _module_name(path: Path) -> tuple[str, Path]:
 
 
 def _user_traceback(error: BaseException) -> str:
-    """The traceback of the user's own code: import machinery and this module left out."""
-    machinery = (os.path.dirname(importlib.__file__), __file__)
+    """The traceback of the user's own code: import machinery, the event loop an async factory ran on,
+    and this package's modules left out."""
+    machinery = (
+        *(os.path.dirname(package.__file__ or "") for package in (importlib, asyncio, concurrent.futures, anyio)),
+        contextlib.__file__,
+        __file__,
+        lifespans.__file__,
+    )
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)

@@ -14,6 +14,7 @@ one test file is run.
 from __future__ import annotations
 
 import contextlib
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
@@ -158,6 +159,31 @@ def covers_project(config: pytest.Config) -> bool:
         return True
     testpaths = [(project / entry).resolve() for entry in cast("list[str]", config.getini("testpaths"))]
     return bool(testpaths) and all(any(path.is_relative_to(folder) for folder in folders) for path in testpaths)
+
+
+def server_fixtures(config: pytest.Config) -> list[str]:
+    """The files that override the ``mcp_contract_server`` fixture (``tests/conftest.py``), among the
+    conftest files and plugins pytest has read so far: with no target configured, the generated
+    suite cannot exist (it lists the tools at collection, before any fixture runs), and says so."""
+    places = []
+    for plugin in config.pluginmanager.get_plugins():
+        name = getattr(plugin, "__name__", "")
+        if not isinstance(plugin, types.ModuleType) or name.startswith(("pytest_mcp_contract.", "_pytest.")):
+            continue
+        if any(_fixture_name(value) == "mcp_contract_server" for value in list(vars(plugin).values())):
+            file = Path(plugin.__file__ or name).resolve()
+            places.append(str(file.relative_to(config.rootpath)) if file.is_relative_to(config.rootpath) else str(file))
+    return sorted(places)
+
+
+def _fixture_name(value: object) -> str | None:
+    """The fixture ``value`` defines, if it is one: pytest 8.4 wraps the function in an object holding
+    its marker, earlier versions mark the function itself (no public API tells either)."""
+    marker = getattr(value, "_fixture_function_marker", None) or getattr(value, "_pytestfixturefunction", None)
+    if type(marker).__name__ != "FixtureFunctionMarker":
+        return None
+    given = getattr(marker, "name", None)
+    return given if isinstance(given, str) else getattr(value, "__name__", None)
 
 
 class Listing(NamedTuple):

@@ -79,7 +79,10 @@ def test_an_unknown_scheme_is_a_usage_error_naming_the_transports(project: Proje
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     text = result.stderr.str()
     assert f"cannot load the MCP server {UNKNOWN!r} (mcp_contract_server in tox.ini): {UNKNOWN_SAYS}" in text
-    assert "Fix the target, or remove it and override the mcp_contract_server fixture in conftest.py instead." in text
+    assert (
+        "Fix the target; a server that a function builds is named by calling it, with literal arguments: "
+        "package.module:create_server(ARGS…)." in text
+    )
     assert "does not exist" not in text
     assert "INTERNALERROR" not in text
 

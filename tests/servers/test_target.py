@@ -96,9 +96,10 @@ def test_not_a_target(project: Project) -> None:
     )
     assert (
         "'weather.server' is not a target; write it as 'package.module:attr', 'path/to/file.py:attr', "
-        "'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'." in text
+        "a factory call 'package.module:create_server(ARGS…)', 'stdio:COMMAND ARGS…' or 'http://HOST:PORT/PATH'."
+        in text
     )
-    assert "override the mcp_contract_server fixture in conftest.py instead." in text
+    assert "Fix the target; a server that a function builds is named by calling it" in text
 
 
 def test_module_not_found_suggests_pythonpath(project: Project) -> None:
