@@ -471,8 +471,14 @@ def restart_limit(server: str, limit: int, last: str, *, started: bool) -> str:
     )
 
 
-def failed_before(server: str, where: str, first: str) -> str:
-    """A server that already failed to open this run, asked for again."""
+def failed_before(server: str, where: str, first: str, *, whole: bool = False) -> str:
+    """A server that already failed to open this run, asked for again. ``whole``: ``first`` is the
+    whole story, told here because ``where`` (the suite's listing) may never run (-x, -k)."""
+    if whole:
+        return (
+            f"{server} could not be opened for {where}, so it is not started again. It failed with:\n{first}\n"
+            "Fix that, then rerun."
+        )
     first = first if len(first) <= 300 else first[:299] + "…"
     return (
         f"{server} could not be opened for {where}, so it is not started again: {first} "

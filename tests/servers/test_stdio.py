@@ -161,6 +161,33 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
     assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["it never answers initialize"])
 
 
+def test_under_x_the_first_test_tells_why_the_suites_listing_could_not_open_the_server(project: Project) -> None:
+    # testpaths: the suite's items come after the tests, so -x stops before its listing item can say why.
+    script = project.pytester.makepyfile(broken='raise SystemExit("config file missing: /etc/weather.toml")\n')
+    target = f"stdio:{PYTHON} {script.name}"
+    project.configure(target, suite=True, testpaths="tests")
+    project.pytester.makepyfile(**{"tests/test_a": "def test_a(mcp_contract):\n    mcp_contract.call_tool('x')\n"})
+    result = project.run("-x", "-p", "no:randomly")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"the stdio server '{target}' could not be opened for the suite's listing (tox.ini::listing), so it is "
+            "not started again. It failed with:",
+            f"could not open an MCP session to the stdio server '{target}': *The server process exited with code 1.",
+            "The server's stderr ends with:",
+            "    config file missing: /etc/weather.toml",
+            "Fix that, then rerun.",
+            "*stopping after 1 failures*",
+        ]
+    )
+    # Without -x the listing item says it too, and a second test is refused in one line.
+    project.pytester.makepyfile(**{"tests/test_b": "def test_b(mcp_contract):\n    pass\n"})
+    result = project.run("-p", "no:randomly")
+    result.assert_outcomes(errors=2, failed=1)
+    assert result.stdout.str().count("    config file missing: /etc/weather.toml") == 2  # the first test, the listing
+    result.stdout.fnmatch_lines(["*so it is not started again: could not open*That failure shows the whole story; *"])
+
+
 ENV_SERVER = """
 import os
 from mcp.server import MCPServer
