@@ -555,6 +555,16 @@ def callback_declined(tool: str, capability: str, callback: str, why: str) -> st
     )
 
 
+def no_output_schema(tools: Sequence[str]) -> str:
+    """The summary's word on snapshots that hold ``"output_schema": null``, written or missing this run."""
+    return (
+        f'{", ".join(tools)}: their snapshots hold "output_schema": null, as the server lists them without '
+        "one, so clients get no structured_content from them. A low-level Server publishes a schema only where "
+        "the Tool it lists carries one; MCPServer and FastMCP derive it from the return annotation "
+        "(silent-opt-out says when they could not)"
+    )
+
+
 def no_longer_listed(tool: str) -> str:
     return f"tool {tool!r} was listed when the suite was collected, but not any more"
 

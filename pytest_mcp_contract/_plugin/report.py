@@ -191,13 +191,7 @@ class ContractReport:
                     f"filed under its target, {self.main!r}; give the server a fixed name to file them under that",
                 )
             )
-        states = Counter(tool.schema["state"] for tool in tools if tool.schema)
-        if states:
-            text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
-            breaking = sum(_change_counts(tool)["breaking"] for tool in tools)
-            if breaking:
-                text += f" ({_plural(breaking, 'breaking change')})"
-            facts.append(("schema snapshots", text))
+        facts += self._snapshot_facts(tools)
         checked = [tool for tool in tools if tool.checks is not None]
         if checked:
             failed = sorted(f"{tool.shown} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
@@ -253,6 +247,28 @@ class ContractReport:
             facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
         if self.restarts:
             facts.append(("server restarts", self._restart_text()))
+        return facts
+
+    @staticmethod
+    def _snapshot_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+        facts: list[tuple[str, str]] = []
+        states = Counter(tool.schema["state"] for tool in tools if tool.schema)
+        if states:
+            text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
+            breaking = sum(_change_counts(tool)["breaking"] for tool in tools)
+            if breaking:
+                text += f" ({_plural(breaking, 'breaking change')})"
+            facts.append(("schema snapshots", text))
+        # Said when such a file is written or asked for, not on every run that matches it.
+        unschemed = sorted(
+            tool.shown
+            for tool in tools
+            if tool.schema
+            and tool.schema.get("no_schema")
+            and tool.schema["state"] in ("created", "updated", "missing")
+        )
+        if unschemed:
+            facts.append(("no output_schema", messages.no_output_schema(unschemed)))
         return facts
 
     def _once_facts(self, tools: list[ToolRecord]) -> list[tuple[str, str]]:
