@@ -637,12 +637,23 @@ def fuzz_skipped(count: int) -> str:
     )
 
 
-READ_ONLY_HINT: Final = (
-    "say readOnlyHint: true on it in the server, so fuzzing and every client know it is safe to call "
-    "(Python SDK: @mcp.tool(annotations=ToolAnnotations(read_only_hint=True)), ToolAnnotations from mcp.types; "
-    "readOnlyHint=True on mcp 1.x)"
+_READ_ONLY_HINT: Final = (
+    "say readOnlyHint: true on it in the server, so fuzzing and every client know it is safe to call"
 )
-"""The summary's advice for a skipped tool that only reads."""
+READ_ONLY_HINTS: Final[Mapping[str | None, str]] = {
+    "python": f"{_READ_ONLY_HINT} (Python SDK: @mcp.tool(annotations=ToolAnnotations(read_only_hint=True)), "
+    "ToolAnnotations from mcp.types; readOnlyHint=True on mcp 1.x)",
+    "typescript": f"{_READ_ONLY_HINT} (TypeScript SDK: annotations: {{ readOnlyHint: true }} in registerTool's config)",
+    None: f'{_READ_ONLY_HINT} (its listing\'s "annotations": {{"readOnlyHint": true}})',
+}
+"""The summary's advice for a skipped tool that only reads, in the server's language (``None``: not known)."""
+
+EXAMPLES_HOW: Final[Mapping[str | None, str]] = {
+    "python": "Field(examples=[...])",
+    "typescript": "with zod 4, .meta({ examples: [...] }) on each argument",
+    None: 'an "examples" list on each argument',
+}
+"""How a tool's input schema gets examples, in the server's language (``None``: not known)."""
 
 
 def fuzz_found(

@@ -92,6 +92,8 @@ class ContractReport:
     """Servers had back after they went away under a call: (server, why it went away) -> times."""
     restart_limits: dict[str, int] = field(default_factory=dict)
     """Servers that went away once more after the last restart a run allows, with that limit."""
+    language: str | None = "python"
+    """The configured server's language, for advice in its terms (``_servers.stdio.server_language``)."""
     _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
@@ -236,7 +238,7 @@ class ContractReport:
         if some:
             facts.append(("kept under some protocol versions only", "; ".join(some)))
         facts += self._once_facts(tools)
-        facts += self._fuzz_facts(tools)
+        facts += self._fuzz_facts(tools, self.language)
         calls = sum(tool.tally.calls for tool in tools)
         if calls:
             expected = sum(sum(tool.tally.expected.values()) for tool in tools)
@@ -312,10 +314,10 @@ class ContractReport:
         return f"{self.restarts.total()} ({'; '.join(parts)})"
 
     @staticmethod
-    def _fuzz_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+    def _fuzz_facts(tools: list[ToolRecord], language: str | None) -> list[tuple[str, str]]:
         """How far the generated calls reached: a fuzzed tool that only ever answered with tool
         errors had none of its results checked, which a passing item does not show."""
-        facts = ContractReport._fuzz_skipped_facts(tools)
+        facts = ContractReport._fuzz_skipped_facts(tools, language)
         fuzzed = sorted((tool for tool in tools if tool.fuzzed), key=lambda tool: tool.name)
         if not fuzzed:
             return facts
@@ -331,7 +333,7 @@ class ContractReport:
             facts.append(
                 (
                     "fuzzed tools that never got past their errors",
-                    f"{', '.join(stuck)}; give their input schema examples (Field(examples=[...])) or add "
+                    f"{', '.join(stuck)}; give their input schema examples ({messages.EXAMPLES_HOW[language]}) or add "
                     "cases to the mcp_contract_cases file: generated calls draw on both",
                 )
             )
@@ -347,7 +349,7 @@ class ContractReport:
         return facts
 
     @staticmethod
-    def _fuzz_skipped_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+    def _fuzz_skipped_facts(tools: list[ToolRecord], language: str | None) -> list[tuple[str, str]]:
         """The tools fuzzing left out as they may write, each with the ini line that opts it in."""
         skipped = sorted((tool for tool in tools if tool.fuzz_skipped), key=lambda tool: tool.name)
         if not skipped:
@@ -359,7 +361,7 @@ class ContractReport:
         ]
         return [
             (messages.FUZZ_SKIPPED, "\n".join([messages.fuzz_skipped(len(skipped)), *lines])),
-            ("a tool of these that only reads", messages.READ_ONLY_HINT),
+            ("a tool of these that only reads", messages.READ_ONLY_HINTS[language]),
         ]
 
     def markdown(self, target: str) -> str:
@@ -503,7 +505,13 @@ class ReportPlugin:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.report = ContractReport(allow=dict(settings.allow), versions=settings.protocol_versions)
+        from pytest_mcp_contract._servers.stdio import server_language
+
+        self.report = ContractReport(
+            allow=dict(settings.allow),
+            versions=settings.protocol_versions,
+            language=server_language(settings.server),
+        )
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run
         self.ran: set[str] = set()
