@@ -10,6 +10,7 @@ wrong configuration, raised where it is read (``_run/settings``, ``_servers/targ
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import reprlib
@@ -115,6 +116,45 @@ def not_a_server(kind: str) -> str:
 
 
 # --- calls -----------------------------------------------------------------------------------------
+
+
+def meant(name: str, names: Iterable[str]) -> str | None:
+    """The name ``name`` most likely meant, for a did-you-mean: a close spelling (``get_wether``), else
+    the one sharing the most of its words, a word also matching one it begins (``expr``, ``expression``):
+    ``get_time`` → ``convert_time``. None when nothing is close, or two names share as much."""
+    candidates = sorted(set(names) - {name})
+    close = difflib.get_close_matches(name, candidates, n=1)
+    if close:
+        return close[0]
+    words = _words(name)
+    scores: dict[str, int] = {}
+    for candidate in candidates:
+        score = sum(max((_shared(word, other) for other in _words(candidate)), default=0) for word in words)
+        if score:
+            scores[candidate] = score
+    if not scores:
+        return None
+    best = max(scores.values())
+    top = [candidate for candidate, score in scores.items() if score == best]
+    return top[0] if len(top) == 1 else None
+
+
+# Verbs nearly every tool name starts with: sharing one says little about which tool was meant.
+_COMMON_WORDS: Final = frozenset({"get", "set", "list", "create", "update", "delete", "fetch", "read", "write", "do"})
+
+
+def _words(name: str) -> list[str]:
+    """A name's words: split at ``_``, ``-``, ``.``, ``/``, spaces and camelCase, lowercased."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return [word.lower() for word in re.split(r"[\s_\-./]+", spaced) if word]
+
+
+def _shared(word: str, other: str) -> int:
+    """How much two words share: the same word, or one the start of the other (3 letters at least),
+    counted by its length; a common verb counts 1."""
+    if word == other or (min(len(word), len(other)) >= 3 and (other.startswith(word) or word.startswith(other))):
+        return 1 if min(word, other, key=len) in _COMMON_WORDS else min(len(word), len(other))
+    return 0
 
 
 def unknown_tool(name: str, names: Sequence[str], close: str | None) -> str:
