@@ -6,7 +6,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -113,9 +112,7 @@ def test_a_server_that_never_answers_hits_the_startup_timeout(plain: Project) ->
         silent=f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n"
     )
     plain.configure(f"stdio:{PYTHON} {script.name}", suite=True, mcp_contract_startup_timeout="2")
-    started = time.monotonic()
-    text = listing_failure(plain)
-    assert time.monotonic() - started < 30
+    text = listing_failure(plain)  # "took over 2 s": the startup timeout ended the wait, not the server
     assert (
         f"opening a session to the stdio server 'stdio:{PYTHON} {script.name}' took over 2 s: the server did not "
         "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
@@ -139,12 +136,10 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
         # One backend, so one async test: anyio before 4.12 also runs it under trio, installed or not.
         + "\n@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'\n"
     )
-    started = time.monotonic()
     result = project.run("-p", "no:randomly")
-    elapsed = time.monotonic() - started
     result.assert_outcomes(errors=6, failed=int(suite))  # the fixtures' set-up fails; with the suite, its listing too
-    assert starts.read_text() == "started\n"  # once, whatever the number of tests
-    assert elapsed < 2 + 8, elapsed  # one startup timeout, plus a margin for pytest and the SDK
+    # Started once, whatever the number of tests: one startup timeout waited for, not six (counted, not timed).
+    assert starts.read_text() == "started\n"
     first = "the suite's listing (tox.ini::listing)" if suite else "test test_contract.py::test_0"
     result.stdout.fnmatch_lines(
         [
