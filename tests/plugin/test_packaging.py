@@ -105,6 +105,9 @@ def test_the_python_310_line_adds_the_plugin_on_311_and_later_only() -> None:
     assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"] == ">=3.11"
 
 
+UV = Path(sys.executable).parent / "uv"
+
+
 def _run(*command: str | Path, cwd: Path = ROOT) -> str:
     """A command's stdout; its stderr in the failure if it fails. Without PYTHONPATH: the venv sees
     only what it holds."""
@@ -117,7 +120,7 @@ def _run(*command: str | Path, cwd: Path = ROOT) -> str:
 def _fresh_venv(where: Path) -> Path:
     """A new venv with this venv's packages but not this plugin: its python, for an install that must
     bring the plugin itself. Offline: the dependencies are linked in, never fetched."""
-    venv.create(where / "venv", with_pip=False)
+    venv.create(where / "venv", with_pip=True)  # pip from the interpreter's own bundled wheel: offline
     python = where / "venv" / "bin" / "python"
     deps = where / "deps"
     deps.mkdir()
@@ -133,8 +136,7 @@ def _fresh_venv(where: Path) -> Path:
 
 def _install(python: Path, *requirement: str) -> None:
     # --no-deps and --no-index: nothing is fetched; --no-build-isolation builds with the hatchling linked in.
-    pip = (sys.executable, "-m", "pip", "--python", python, "install", "-q")
-    _run(*pip, "--no-deps", "--no-index", "--no-build-isolation", *requirement)
+    _run(python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--no-build-isolation", *requirement)
 
 
 def _pytest_help(python: Path, where: Path) -> str:
@@ -163,21 +165,25 @@ def test_the_readmes_git_requirement_installs_this_plugin_from_a_commit(tmp_path
 
 
 def test_the_readmes_path_lines_install_this_plugin_from_a_clone(tmp_path: Path) -> None:
-    uv_line, pip_line = (shlex.split(line, comments=True) for line in quoted("install-path").splitlines())
+    _uv_line, pip_line = (shlex.split(line, comments=True) for line in quoted("install-path").splitlines())
     assert pip_line == ["pip", "install", "-e", "/path/to/clone[fuzz]"]
     python = _fresh_venv(tmp_path)
     _install(python, "-e", pip_line[-1].replace("/path/to/clone", str(ROOT)))
     assert _plugin_file(python, tmp_path) == str(ROOT / "pytest_mcp_contract" / "__init__.py")  # editable
     assert "--mcp-contract-server=TARGET" in _pytest_help(python, tmp_path)
-    # uv's line, run in a server repo (--frozen: recorded in its pyproject.toml, neither locked nor fetched).
+
+
+@pytest.mark.skipif(not UV.is_file(), reason="uv comes with the dev extra")
+def test_the_readmes_uv_line_adds_this_plugin_from_a_clone(tmp_path: Path) -> None:
+    uv_line, _pip_line = (shlex.split(line, comments=True) for line in quoted("install-path").splitlines())
+    # Run in a server repo (--frozen: recorded in its pyproject.toml, neither locked nor fetched).
     assert uv_line[:2] == ["uv", "add"]
     server = tmp_path / "server"
     server.mkdir()
     (server / "pyproject.toml").write_text(
         '[project]\nname = "server"\nversion = "0"\nrequires-python = ">=3.11"\ndependencies = []\n'
     )
-    uv = Path(sys.executable).parent / "uv"
-    _run(uv, "add", "--frozen", *(arg.replace("/path/to/clone", str(ROOT)) for arg in uv_line[2:]), cwd=server)
+    _run(UV, "add", "--frozen", *(arg.replace("/path/to/clone", str(ROOT)) for arg in uv_line[2:]), cwd=server)
     written = tomllib.loads((server / "pyproject.toml").read_text())
     assert written["dependency-groups"]["dev"] == ["pytest-mcp-contract[fuzz]"]
     assert written["tool"]["uv"]["sources"]["pytest-mcp-contract"] == {"path": str(ROOT), "editable": True}
