@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -46,8 +45,7 @@ class UnknownToolError(McpContractError, LookupError):
 
     def __init__(self, name: str, available: Iterable[str]) -> None:
         names = sorted(available)
-        close = difflib.get_close_matches(name, names, n=1)
-        super().__init__(messages.unknown_tool(name, names, close[0] if close else None))
+        super().__init__(messages.unknown_tool(name, names, messages.meant(name, names)))
         self.name = name
 
 

@@ -10,6 +10,7 @@ wrong configuration, raised where it is read (``_run/settings``, ``_servers/targ
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import reprlib
@@ -160,6 +161,45 @@ def not_a_server(kind: str) -> str:
 
 
 # --- calls -----------------------------------------------------------------------------------------
+
+
+def meant(name: str, names: Iterable[str]) -> str | None:
+    """The name ``name`` most likely meant, for a did-you-mean: a close spelling (``get_wether``), else
+    the one sharing the most of its words, a word also matching one it begins (``expr``, ``expression``):
+    ``get_time`` → ``convert_time``. None when nothing is close, or two names share as much."""
+    candidates = sorted(set(names) - {name})
+    close = difflib.get_close_matches(name, candidates, n=1)
+    if close:
+        return close[0]
+    words = _words(name)
+    scores: dict[str, int] = {}
+    for candidate in candidates:
+        score = sum(max((_shared(word, other) for other in _words(candidate)), default=0) for word in words)
+        if score:
+            scores[candidate] = score
+    if not scores:
+        return None
+    best = max(scores.values())
+    top = [candidate for candidate, score in scores.items() if score == best]
+    return top[0] if len(top) == 1 else None
+
+
+# Verbs nearly every tool name starts with: sharing one says little about which tool was meant.
+_COMMON_WORDS: Final = frozenset({"get", "set", "list", "create", "update", "delete", "fetch", "read", "write", "do"})
+
+
+def _words(name: str) -> list[str]:
+    """A name's words: split at ``_``, ``-``, ``.``, ``/``, spaces and camelCase, lowercased."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return [word.lower() for word in re.split(r"[\s_\-./]+", spaced) if word]
+
+
+def _shared(word: str, other: str) -> int:
+    """How much two words share: the same word, or one the start of the other (3 letters at least),
+    counted by its length; a common verb counts 1."""
+    if word == other or (min(len(word), len(other)) >= 3 and (other.startswith(word) or word.startswith(other))):
+        return 1 if min(word, other, key=len) in _COMMON_WORDS else min(len(word), len(other))
+    return 0
 
 
 def unknown_tool(name: str, names: Sequence[str], close: str | None) -> str:
@@ -532,8 +572,14 @@ def restart_limit(server: str, limit: int, last: str, *, started: bool) -> str:
     )
 
 
-def failed_before(server: str, where: str, first: str) -> str:
-    """A server that already failed to open this run, asked for again."""
+def failed_before(server: str, where: str, first: str, *, whole: bool = False) -> str:
+    """A server that already failed to open this run, asked for again. ``whole``: ``first`` is the
+    whole story, told here because ``where`` (the suite's listing) may never run (-x, -k)."""
+    if whole:
+        return (
+            f"{server} could not be opened for {where}, so it is not started again. It failed with:\n{first}\n"
+            "Fix that, then rerun."
+        )
     first = first if len(first) <= 300 else first[:299] + "…"
     return (
         f"{server} could not be opened for {where}, so it is not started again: {first} "
@@ -610,6 +656,16 @@ def callback_declined(tool: str, capability: str, callback: str, why: str) -> st
     )
 
 
+def no_output_schema(tools: Sequence[str]) -> str:
+    """The summary's word on snapshots that hold ``"output_schema": null``, written or missing this run."""
+    return (
+        f'{", ".join(tools)}: their snapshots hold "output_schema": null, as the server lists them without '
+        "one, so clients get no structured_content from them. A low-level Server publishes a schema only where "
+        "the Tool it lists carries one; MCPServer and FastMCP derive it from the return annotation "
+        "(silent-opt-out says when they could not)"
+    )
+
+
 def no_longer_listed(tool: str) -> str:
     return f"tool {tool!r} was listed when the suite was collected, but not any more"
 
@@ -682,12 +738,23 @@ def fuzz_skipped(count: int) -> str:
     )
 
 
-READ_ONLY_HINT: Final = (
-    "say readOnlyHint: true on it in the server, so fuzzing and every client know it is safe to call "
-    "(Python SDK: @mcp.tool(annotations=ToolAnnotations(read_only_hint=True)), ToolAnnotations from mcp.types; "
-    "readOnlyHint=True on mcp 1.x)"
+_READ_ONLY_HINT: Final = (
+    "say readOnlyHint: true on it in the server, so fuzzing and every client know it is safe to call"
 )
-"""The summary's advice for a skipped tool that only reads."""
+READ_ONLY_HINTS: Final[Mapping[str | None, str]] = {
+    "python": f"{_READ_ONLY_HINT} (Python SDK: @mcp.tool(annotations=ToolAnnotations(read_only_hint=True)), "
+    "ToolAnnotations from mcp.types; readOnlyHint=True on mcp 1.x)",
+    "typescript": f"{_READ_ONLY_HINT} (TypeScript SDK: annotations: {{ readOnlyHint: true }} in registerTool's config)",
+    None: f'{_READ_ONLY_HINT} (its listing\'s "annotations": {{"readOnlyHint": true}})',
+}
+"""The summary's advice for a skipped tool that only reads, in the server's language (``None``: not known)."""
+
+EXAMPLES_HOW: Final[Mapping[str | None, str]] = {
+    "python": "Field(examples=[...])",
+    "typescript": "with zod 4, .meta({ examples: [...] }) on each argument",
+    None: 'an "examples" list on each argument',
+}
+"""How a tool's input schema gets examples, in the server's language (``None``: not known)."""
 
 
 def fuzz_found(

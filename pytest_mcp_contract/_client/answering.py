@@ -4,7 +4,6 @@ and how a request the client cannot answer is told apart from a broken server.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -34,7 +33,7 @@ def client_callbacks(callbacks: object) -> dict[str, Any]:
     unknown = [key for key in given if key not in CALLBACKS]
     if unknown:
         accepted = [key for key in CALLBACKS if key in taken]
-        meant = {str(key): next(iter(difflib.get_close_matches(str(key), accepted, n=1)), None) for key in unknown}
+        meant = {str(key): messages.meant(str(key), accepted) for key in unknown}
         raise TypeError(messages.callbacks_unknown(meant, accepted))
     lacking = [key for key in given if key not in taken]
     if lacking:

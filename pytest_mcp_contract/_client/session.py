@@ -7,7 +7,6 @@ The async steps are plain coroutines; the sync and async fixtures (``sync_client
 from __future__ import annotations
 
 import contextlib
-import difflib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
@@ -598,9 +597,9 @@ def _unknown(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[t
     for name in given:
         if name in properties:
             continue
-        close = difflib.get_close_matches(name, missing, n=1)
+        close = messages.meant(name, missing)
         if close:
-            found.append((pointer((name,)), f"the input_schema has no {name!r}: did you mean {close[0]!r}?"))
+            found.append((pointer((name,)), f"the input_schema has no {name!r}: did you mean {close!r}?"))
         elif properties and (closed or lacking):
             named = ", ".join(list(properties)[:10]) + (", …" if len(properties) > 10 else "")
             found.append((pointer((name,)), f"the input_schema has no {name!r}: its arguments are: {named}"))

@@ -9,12 +9,12 @@ get removed. Nothing here imports the SDK.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.violations import CHECKS, Violation
 
 if TYPE_CHECKING:
@@ -74,8 +74,8 @@ class Expectation:
         """Why this expectation can never be met, when it names a tool the server does not list."""
         if self.tool is None or listed is None or self.tool in listed:
             return None
-        close = difflib.get_close_matches(self.tool, sorted(listed), n=1)
-        meant = f" (did you mean {close[0]!r}?)" if close else ""
+        close = messages.meant(self.tool, listed)
+        meant = f" (did you mean {close!r}?)" if close else ""
         where = self.origin or f"@pytest.mark.{self.marker}"
         return (
             f"{where} names tool {self.tool!r}, which the server does not list{meant}; it lists "

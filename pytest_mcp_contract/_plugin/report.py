@@ -95,6 +95,8 @@ class ContractReport:
     """Servers that went away once more after the last restart a run allows, with that limit."""
     no_suite: str = ""
     """Why the run has no generated suite although it is switched on (the server comes from a fixture)."""
+    language: str | None = "python"
+    """The configured server's language, for advice in its terms (``_servers.stdio.server_language``)."""
     _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
@@ -196,13 +198,7 @@ class ContractReport:
                     f"filed under its target, {self.main!r}; give the server a fixed name to file them under that",
                 )
             )
-        states = Counter(tool.schema["state"] for tool in tools if tool.schema)
-        if states:
-            text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
-            breaking = sum(_change_counts(tool)["breaking"] for tool in tools)
-            if breaking:
-                text += f" ({_plural(breaking, 'breaking change')})"
-            facts.append(("schema snapshots", text))
+        facts += self._snapshot_facts(tools)
         checked = [tool for tool in tools if tool.checks is not None]
         if checked:
             failed = sorted(f"{tool.shown} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
@@ -247,7 +243,7 @@ class ContractReport:
         if some:
             facts.append(("kept under some protocol versions only", "; ".join(some)))
         facts += self._once_facts(tools)
-        facts += self._fuzz_facts(tools)
+        facts += self._fuzz_facts(tools, self.language)
         calls = sum(tool.tally.calls for tool in tools)
         if calls:
             expected = sum(sum(tool.tally.expected.values()) for tool in tools)
@@ -258,6 +254,28 @@ class ContractReport:
             facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
         if self.restarts:
             facts.append(("server restarts", self._restart_text()))
+        return facts
+
+    @staticmethod
+    def _snapshot_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+        facts: list[tuple[str, str]] = []
+        states = Counter(tool.schema["state"] for tool in tools if tool.schema)
+        if states:
+            text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
+            breaking = sum(_change_counts(tool)["breaking"] for tool in tools)
+            if breaking:
+                text += f" ({_plural(breaking, 'breaking change')})"
+            facts.append(("schema snapshots", text))
+        # Said when such a file is written or asked for, not on every run that matches it.
+        unschemed = sorted(
+            tool.shown
+            for tool in tools
+            if tool.schema
+            and tool.schema.get("no_schema")
+            and tool.schema["state"] in ("created", "updated", "missing")
+        )
+        if unschemed:
+            facts.append(("no output_schema", messages.no_output_schema(unschemed)))
         return facts
 
     def _once_facts(self, tools: list[ToolRecord]) -> list[tuple[str, str]]:
@@ -301,10 +319,10 @@ class ContractReport:
         return f"{self.restarts.total()} ({'; '.join(parts)})"
 
     @staticmethod
-    def _fuzz_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+    def _fuzz_facts(tools: list[ToolRecord], language: str | None) -> list[tuple[str, str]]:
         """How far the generated calls reached: a fuzzed tool that only ever answered with tool
         errors had none of its results checked, which a passing item does not show."""
-        facts = ContractReport._fuzz_skipped_facts(tools)
+        facts = ContractReport._fuzz_skipped_facts(tools, language)
         fuzzed = sorted((tool for tool in tools if tool.fuzzed), key=lambda tool: tool.name)
         if not fuzzed:
             return facts
@@ -320,7 +338,7 @@ class ContractReport:
             facts.append(
                 (
                     "fuzzed tools that never got past their errors",
-                    f"{', '.join(stuck)}; give their input schema examples (Field(examples=[...])) or add "
+                    f"{', '.join(stuck)}; give their input schema examples ({messages.EXAMPLES_HOW[language]}) or add "
                     "cases to the mcp_contract_cases file: generated calls draw on both",
                 )
             )
@@ -336,7 +354,7 @@ class ContractReport:
         return facts
 
     @staticmethod
-    def _fuzz_skipped_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+    def _fuzz_skipped_facts(tools: list[ToolRecord], language: str | None) -> list[tuple[str, str]]:
         """The tools fuzzing left out as they may write, each with the ini line that opts it in."""
         skipped = sorted((tool for tool in tools if tool.fuzz_skipped), key=lambda tool: tool.name)
         if not skipped:
@@ -348,7 +366,7 @@ class ContractReport:
         ]
         return [
             (messages.FUZZ_SKIPPED, "\n".join([messages.fuzz_skipped(len(skipped)), *lines])),
-            ("a tool of these that only reads", messages.READ_ONLY_HINT),
+            ("a tool of these that only reads", messages.READ_ONLY_HINTS[language]),
         ]
 
     def markdown(self, target: str) -> str:
@@ -521,7 +539,13 @@ class ReportPlugin:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.report = ContractReport(allow=dict(settings.allow), versions=settings.protocol_versions)
+        from pytest_mcp_contract._servers.stdio import server_language
+
+        self.report = ContractReport(
+            allow=dict(settings.allow),
+            versions=settings.protocol_versions,
+            language=server_language(settings.server),
+        )
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run
         self.ran: set[str] = set()

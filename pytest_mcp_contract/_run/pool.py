@@ -64,6 +64,7 @@ class SessionPool:
         self._spare: list[McpContract] = []
         """Sessions opened before any test (the suite's listing), for the first test that needs one."""
         self._failed: dict[tuple[int, str], tuple[object, str, str]] = {}
+        self._untold: set[tuple[int, str]] = set()
         """By server and protocol version: the server, where opening a session to it failed first, and why."""
         self._restarts: dict[int, _Restarts] = {}
         """By server: how often it was had back after it went away under a call."""
@@ -208,9 +209,19 @@ class SessionPool:
             self.failed(server, where, error, version)
             raise
 
-    def failed(self, server: object, where: str, error: BaseException, version: str | None = None) -> None:
-        """Remember that a session to ``server`` could not be opened (the first failure is the one told)."""
-        self._failed.setdefault((id(server), version or self.first_version), (server, where, str(error)))
+    def failed(
+        self, server: object, where: str, error: BaseException, version: str | None = None, *, told: bool = True
+    ) -> None:
+        """Remember that a session to ``server`` could not be opened (the first failure is the one told).
+
+        ``told=False``: ``where`` is an item that shows the failure only if it runs (the suite's
+        listing, which -x, --maxfail or -k may never reach), so the first test refused tells it whole.
+        """
+        key = (id(server), version or self.first_version)
+        if key not in self._failed:
+            self._failed[key] = (server, where, str(error))
+            if not told:
+                self._untold.add(key)
 
     def check_not_failed(self, server: object, version: str | None = None) -> None:
         """Raise at once for a server that already failed to open this run: starting it again for every
@@ -218,10 +229,14 @@ class SessionPool:
         from pytest_mcp_contract._client.session import SessionError
         from pytest_mcp_contract._servers.kinds import server_label
 
-        hit = self._failed.get((id(server), version or self.first_version))
+        key = (id(server), version or self.first_version)
+        hit = self._failed.get(key)
         if hit is None or hit[0] is not server:
             return
         _server, where, message = hit
+        if key in self._untold:
+            self._untold.discard(key)
+            raise SessionError(messages.failed_before(server_label(server), where, message, whole=True))
         raise SessionError(messages.failed_before(server_label(server), where, message.split("\n", 1)[0]))
 
     def keep(self, contract: McpContract) -> None:

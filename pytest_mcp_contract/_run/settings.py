@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,6 +145,31 @@ def _check_keys(config: pytest.Config) -> None:
         )
 
 
+def _check_quotes(config: pytest.Config) -> None:
+    """A value copied from pyproject.toml into an ini file keeps its quotes (only TOML strips them):
+    ``"stdio:python -m server"`` would be read as a module named ``"stdio``. Say so, not that."""
+    overrides = cast("list[str]", config.getoption("override_ini", None) or [])
+    overridden = {override.partition("=")[0].strip() for override in overrides}
+    if config.inipath is not None and config.inipath.suffix == ".toml" and not overridden & set(INI_KEYS):
+        return  # TOML strips the quotes itself
+    for key in INI_KEYS:
+        value = config.getini(key)
+        for line in value if isinstance(value, list) else [value]:
+            quoted = _QUOTED.fullmatch(line.strip()) if isinstance(line, str) else None
+            if quoted is None:
+                continue
+            where = " (in -o)" if key in overridden else f" (in {config.inipath.name})" if config.inipath else ""
+            raise pytest.UsageError(
+                f"{key}{where} is {line.strip()}, quotes and all: an ini file keeps the quotes that TOML "
+                f"(pyproject.toml) strips, so the plugin would read them as part of the value. Remove the quotes: "
+                f"{key} = {quoted.group(2)}"
+            )
+
+
+_QUOTED: Final = re.compile(r"""(["'])(.*)\1,?""")
+"""A value in TOML's quotes, as a line of a TOML list too (its comma after)."""
+
+
 def _meant(key: str) -> str | None:
     """The key of ours ``key`` is likely a typo of: its part after the shared prefix, compared alone."""
     prefix = "mcp_contract_"
@@ -159,6 +185,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
     ``lifespans`` keeps what a factory target's server holds open, until the run closes it."""
     if load:  # not for --help or --version
         _check_keys(config)
+        _check_quotes(config)
     scope = cast("str", config.getini("mcp_contract_scope")).strip() or "session"
     if scope not in SCOPES:
         raise pytest.UsageError(

@@ -8,6 +8,7 @@ Both have the low-level ``mcp.server.Server``.
 from __future__ import annotations
 
 import importlib
+import logging
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
@@ -34,6 +35,25 @@ CAUSE_LOGGER: Final = f"{_PACKAGE}.server"
 LOGS_CAUSES: Final = MAJOR >= 2
 """Whether a tool's crash is told in the log only: mcp 1.x sends it over the wire ("Error executing
 tool X: <error>") and logs nothing, so in process there is nothing more to read."""
+
+
+class _RequestChatter(logging.Filter):
+    """mcp 1.x's low-level server logs every request it handles at INFO ("Processing request of type
+    CallToolRequest"), and 1.x's FastMCP sends INFO to a stderr handler of its own on the root logger:
+    each line printed before pytest's header (the suite's listing) and twice under every failure
+    (captured stderr, captured log). The requests are the plugin's own listings and calls; 2.x logs
+    none of them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno == logging.INFO and record.msg == "Processing request of type %s")
+
+
+_CHATTER: Final = _RequestChatter()
+
+
+def quiet_request_log() -> None:
+    """Drop mcp 1.x's one INFO line per request (any other record of that logger goes on as before)."""
+    logging.getLogger("mcp.server.lowlevel.server").addFilter(_CHATTER)  # once: addFilter skips a filter it has
 
 
 def func_metadata() -> ModuleType:

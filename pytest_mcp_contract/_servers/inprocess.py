@@ -184,11 +184,13 @@ _RECORDER: _CauseRecorder | None = None
 
 
 def record_causes() -> None:
-    """Start keeping server-side causes (once per process; costs nothing until a tool crashes)."""
+    """Start keeping server-side causes (once per process; costs nothing until a tool crashes), and
+    drop mcp 1.x's INFO line for each request, which its FastMCP printed twice (``_sdk.servers``)."""
     global _RECORDER  # noqa: PLW0603 - one handler per process, whatever the number of sessions
     if _RECORDER is None:
         _RECORDER = _CauseRecorder()
         logging.getLogger(SERVER_LOGGER).addFilter(_RECORDER)
+        sdk_servers.quiet_request_log()
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import anyio
 
@@ -41,6 +41,27 @@ SECTION_BYTES: Final = 64 * 1024
 """And at most this much of them: a flood of long lines must not flood the report."""
 STDERR_FLOOD: Final = 1024 * 1024
 """Stderr written during one call that a timeout's verdict mentions."""
+
+
+NODE_COMMANDS: Final = frozenset(
+    {"node", "nodejs", "npx", "tsx", "ts-node", "bun", "bunx", "deno", "npm", "pnpm", "yarn"}
+)
+PYTHON_COMMANDS: Final = frozenset({"uv", "uvx", "pipx", "poetry", "hatch", "pdm", "pipenv"})
+
+
+def server_language(server: object) -> Literal["python", "typescript"] | None:
+    """The language a server is written in, as far as its target tells, for advice in its terms: in
+    process it is Python; over stdio the command says (node, npx, tsx...: TypeScript); a URL does not."""
+    if not isinstance(server, ExternalTarget):
+        return "python"
+    if not isinstance(server, StdioTarget):
+        return None
+    program = Path(server.command).name.lower().removesuffix(".exe")
+    if program in NODE_COMMANDS:
+        return "typescript"
+    if program.startswith(("python", "pypy")) or program in PYTHON_COMMANDS:
+        return "python"
+    return None
 
 
 class StdioError(TargetError):

@@ -8,7 +8,6 @@ these calls. Nothing here imports the SDK.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import tomllib
@@ -19,6 +18,7 @@ from typing import Any, Final
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import Expectation, expectation
 
 CASE_KEYS: Final = ("tool", "id", "arguments", "error", "violations", "validate_arguments")
@@ -152,8 +152,8 @@ def _case(entry: object, index: int, where: str, tools: Mapping[str, object]) ->
         raise fail("is not a table of tool, arguments and an optional expectation")
     unknown = sorted(set(entry) - set(CASE_KEYS))
     if unknown:
-        close = difflib.get_close_matches(unknown[0], CASE_KEYS, n=1)
-        meant = f" (did you mean {close[0]!r}?)" if close else ""
+        close = messages.meant(unknown[0], CASE_KEYS)
+        meant = f" (did you mean {close!r}?)" if close else ""
         raise fail(f"unknown key {', '.join(map(repr, unknown))}{meant}; a case has {', '.join(CASE_KEYS)}")
     tool = entry.get("tool")
     if not isinstance(tool, str) or not tool:

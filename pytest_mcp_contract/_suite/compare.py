@@ -81,6 +81,7 @@ def compare_snapshot(
         file=shown,
         changes=[_change_record(change) for change in changes],
         diff=diff,
+        no_schema=data["output_schema"] is None,
     )
     if unwritten is not None:
         pytest.fail(unwritten, pytrace=False)

@@ -216,7 +216,8 @@ def list_for_suite(
     try:
         client = pool.open(settings.server)
     except SessionError as error:  # opening wraps every failure, timeouts too
-        pool.failed(settings.server, f"the suite's listing ({suite}::listing)", error)
+        # Its listing item may never run (-x, -k): the first test refused tells the whole story.
+        pool.failed(settings.server, f"the suite's listing ({suite}::listing)", error, told=False)
         return str(error)
     pool.keep(client)
     unlisted = {}

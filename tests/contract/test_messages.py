@@ -9,6 +9,7 @@ from conftest import Project, target
 
 from pytest_mcp_contract import CHECKS, ContractViolationError, Violation
 from pytest_mcp_contract._json.value import writable
+from pytest_mcp_contract._messages import meant
 
 
 def test_a_failure_shows_only_the_users_frame(project: Project) -> None:
@@ -128,3 +129,14 @@ def test_an_error_message_quoting_a_server_is_escaped() -> None:
     error = ContractViolationError([Violation("content-mismatch", "t", 'text says "\udfff\x00"')], tool="t")
     assert '[content-mismatch]\n  text says "\\udfff\\u0000"' in str(error)
     str(error).encode("utf-8")
+
+
+def test_did_you_mean_matches_spelling_then_shared_words() -> None:
+    assert meant("get_wether", ["get_weather", "air_quality"]) == "get_weather"  # spelling first
+    assert meant("time_convert", ["calculate", "convert_time"]) == "convert_time"  # the same words
+    assert meant("expr", ["expression", "precision"]) == "expression"  # a word that begins another
+    assert meant("cityName", ["country", "city_name_long"]) == "city_name_long"  # camelCase words
+    # A shared verb says little: the tool sharing the noun wins; two sharing as much are no guess.
+    assert meant("get_time_now", ["convert_time", "get_weather"]) == "convert_time"
+    assert meant("time", ["source_time", "target_time"]) is None
+    assert meant("weather", ["calculate", "convert_time"]) is None

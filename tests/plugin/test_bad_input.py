@@ -25,6 +25,55 @@ def test_unknown_tool_lists_names_and_the_closest(project: Project) -> None:
     )
 
 
+SHARED_WORDS = """
+from mcp.server import MCPServer
+
+mcp = MCPServer("clock")
+
+@mcp.tool()
+def convert_time(source_timezone: str, time: str, target_timezone: str) -> str:
+    return time
+
+@mcp.tool()
+def calculate(expression: str) -> float:
+    return 2.0
+"""
+
+
+def test_did_you_mean_also_matches_on_shared_words(project: Project) -> None:
+    # get_time is spelt close to convert_time; time_convert is not, but has its words, and expr begins expression.
+    project.pytester.makepyfile(clock=SHARED_WORDS)
+    project.configure("clock.py:mcp")
+    project.tests(
+        """
+        def test_tool(mcp_contract):
+            mcp_contract.call_tool("get_time", {"time": "12:00"})
+
+        def test_words(mcp_contract):
+            mcp_contract.call_tool("time_convert", {"time": "12:00"})
+
+        def test_argument(mcp_contract):
+            mcp_contract.call_tool("calculate", {"expr": "1 + 1"})
+
+        def test_nothing_shared(mcp_contract):
+            mcp_contract.call_tool("weather", {})
+        """
+    )
+    result = project.run("-p", "no:randomly")
+    result.assert_outcomes(failed=4)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.UnknownToolError: the server has no tool named 'get_time'. Did you mean "
+            "'convert_time'? Available tools: calculate, convert_time",
+            "E       pytest_mcp_contract.UnknownToolError: the server has no tool named 'time_convert'. Did you mean "
+            "'convert_time'? Available tools: calculate, convert_time",
+            "E       - at /expr: the input_schema has no 'expr': did you mean 'expression'?",
+            "E       pytest_mcp_contract.UnknownToolError: the server has no tool named 'weather'. Available tools: "
+            "calculate, convert_time",
+        ]
+    )
+
+
 def test_a_tool_added_after_listing_is_found(project: Project, pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         growing="""

@@ -76,3 +76,40 @@ def test_help_still_works_with_a_typo(project: Project) -> None:
 def test_the_list_of_keys_is_every_key_the_plugin_registers(pytestconfig: pytest.Config) -> None:
     registered = {name for name in pytestconfig._parser._inidict if name.startswith("mcp_contract")}
     assert registered == set(INI_KEYS)
+
+
+def test_a_value_copied_from_toml_into_an_ini_file_is_told_to_lose_its_quotes(project: Project) -> None:
+    # The README's line, as pyproject.toml writes it, pasted into pytest.ini: the quotes stay in the value.
+    project.pytester.makefile(".ini", pytest='[pytest]\nmcp_contract_server = "stdio:{python} -m weather.server"\n')
+    project.tests("def test_it(mcp_contract):\n    pass\n")
+    result = project.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            'ERROR: mcp_contract_server (in pytest.ini) is "stdio:{python} -m weather.server", quotes and all: an '
+            "ini file keeps the quotes that TOML (pyproject.toml) strips, so the plugin would read them as part of "
+            "the value. Remove the quotes: mcp_contract_server = stdio:{python} -m weather.server"
+        ]
+    )
+    assert "no module named" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_quoted_line_of_a_list_in_an_ini_file_is_told_too(project: Project) -> None:
+    project.configure(target("wire"), mcp_contract_allow="\n    'good:content-prose  # told in words',")
+    result = project.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_allow (in tox.ini) is 'good:content-prose  # told in words',, quotes and all: *"
+            "Remove the quotes: mcp_contract_allow = good:content-prose  # told in words"
+        ]
+    )
+
+
+def test_the_same_value_in_pyproject_toml_is_read_without_its_quotes(project: Project) -> None:
+    server = target("sdk_kinds", "mcp")
+    project.pytester.makepyprojecttoml(
+        f'[tool.pytest.ini_options]\nmcp_contract_server = "{server}"\nmcp_contract_suite = false\n'
+    )
+    project.tests("def test_it(mcp_contract):\n    assert mcp_contract.call_tool('t_int').structured_content\n")
+    project.run().assert_outcomes(passed=1)

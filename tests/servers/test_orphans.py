@@ -34,7 +34,9 @@ def spawn(mcp_contract, tool="spawn"):
 def _left_running(project: Project) -> list[int]:
     pids = json.loads((project.pytester.path / "pids.json").read_text())
     assert len(pids) == 2
-    deadline = time.monotonic() + 5  # a SIGTERM takes a moment to land
+    # A SIGTERM takes a moment to land (and the reaper gives 2 s before SIGKILL): polled until they end,
+    # 60 s only guards against a hang, a margin a busy machine never needs.
+    deadline = time.monotonic() + 60
     while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [pid for pid in pids if running(pid)]
@@ -108,10 +110,8 @@ def test_ctrl_c_or_a_termination_signal_leaves_nothing_running(
     )
     process = _started_until(lifecycle, "pids.json")
     time.sleep(0.2)  # into the test's sleep
-    started = time.monotonic()
     process.send_signal(sent)
-    assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
-    assert time.monotonic() - started < 10
+    assert process.wait(timeout=60) == pytest.ExitCode.INTERRUPTED  # a guard against a hang, not a budget
     assert _left_running(lifecycle) == []
 
 
@@ -138,10 +138,9 @@ def test_blocks(mcp_contract):
     time.sleep(0.5)  # into the tool
     servers = _servers_of(process.pid)
     assert len(servers) == 1
-    started = time.monotonic()
     process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=30) == pytest.ExitCode.INTERRUPTED
-    assert time.monotonic() - started < 10  # the server's 2 s to exit, 2 s after SIGTERM, then SIGKILL
+    # The server's 2 s to exit, 2 s after SIGTERM, then SIGKILL: it ends; the timeout only guards a hang.
+    assert process.wait(timeout=60) == pytest.ExitCode.INTERRUPTED
     assert not any(running(pid) for pid in servers)
 
 

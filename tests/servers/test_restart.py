@@ -38,7 +38,9 @@ def _started(pids: Path) -> list[int]:
 
 
 def _left_running(pids: list[int]) -> list[int]:
-    deadline = time.monotonic() + 5  # a SIGTERM takes a moment to land
+    # A SIGTERM takes a moment to land (and the reaper gives 2 s before SIGKILL): polled until they end,
+    # 60 s only guards against a hang, a margin a busy machine never needs.
+    deadline = time.monotonic() + 60
     while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [pid for pid in pids if running(pid)]

@@ -6,7 +6,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -113,9 +112,7 @@ def test_a_server_that_never_answers_hits_the_startup_timeout(plain: Project) ->
         silent=f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n"
     )
     plain.configure(f"stdio:{PYTHON} {script.name}", suite=True, mcp_contract_startup_timeout="2")
-    started = time.monotonic()
-    text = listing_failure(plain)
-    assert time.monotonic() - started < 30
+    text = listing_failure(plain)  # "took over 2 s": the startup timeout ended the wait, not the server
     assert (
         f"opening a session to the stdio server 'stdio:{PYTHON} {script.name}' took over 2 s: the server did not "
         "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
@@ -139,12 +136,10 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
         # One backend, so one async test: anyio before 4.12 also runs it under trio, installed or not.
         + "\n@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'\n"
     )
-    started = time.monotonic()
     result = project.run("-p", "no:randomly")
-    elapsed = time.monotonic() - started
     result.assert_outcomes(errors=6, failed=int(suite))  # the fixtures' set-up fails; with the suite, its listing too
-    assert starts.read_text() == "started\n"  # once, whatever the number of tests
-    assert elapsed < 2 + 8, elapsed  # one startup timeout, plus a margin for pytest and the SDK
+    # Started once, whatever the number of tests: one startup timeout waited for, not six (counted, not timed).
+    assert starts.read_text() == "started\n"
     first = "the suite's listing (tox.ini::listing)" if suite else "test test_contract.py::test_0"
     result.stdout.fnmatch_lines(
         [
@@ -159,6 +154,33 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
     ]
     assert len(refused) == 6 - (not suite)  # every test after the first failure, told at once
     assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["it never answers initialize"])
+
+
+def test_under_x_the_first_test_tells_why_the_suites_listing_could_not_open_the_server(project: Project) -> None:
+    # testpaths: the suite's items come after the tests, so -x stops before its listing item can say why.
+    script = project.pytester.makepyfile(broken='raise SystemExit("config file missing: /etc/weather.toml")\n')
+    target = f"stdio:{PYTHON} {script.name}"
+    project.configure(target, suite=True, testpaths="tests")
+    project.pytester.makepyfile(**{"tests/test_a": "def test_a(mcp_contract):\n    mcp_contract.call_tool('x')\n"})
+    result = project.run("-x", "-p", "no:randomly")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"the stdio server '{target}' could not be opened for the suite's listing (tox.ini::listing), so it is "
+            "not started again. It failed with:",
+            f"could not open an MCP session to the stdio server '{target}': *The server process exited with code 1.",
+            "The server's stderr ends with:",
+            "    config file missing: /etc/weather.toml",
+            "Fix that, then rerun.",
+            "*stopping after 1 failures*",
+        ]
+    )
+    # Without -x the listing item says it too, and a second test is refused in one line.
+    project.pytester.makepyfile(**{"tests/test_b": "def test_b(mcp_contract):\n    pass\n"})
+    result = project.run("-p", "no:randomly")
+    result.assert_outcomes(errors=2, failed=1)
+    assert result.stdout.str().count("    config file missing: /etc/weather.toml") == 2  # the first test, the listing
+    result.stdout.fnmatch_lines(["*so it is not started again: could not open*That failure shows the whole story; *"])
 
 
 ENV_SERVER = """

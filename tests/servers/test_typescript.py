@@ -193,3 +193,26 @@ def test_console_log_on_stdout_fails_the_call_that_wrote_it_once(project: Projec
             "tools/call 'lookup': 'looking up Oslo'. Later ones on this session are not reported again.",
         ]
     )
+
+
+def test_fuzzing_advice_is_in_the_servers_language(project: Project) -> None:
+    # A Node server is not told to write Field(examples=...): that is pydantic's.
+    project.configure("stdio:" + shlex.join([NODE or "node", str(SERVER_DIR / "picky.mjs")]), suite=True)
+    result = project.run("-m", "mcp_contract", "-k", "fuzz", "--mcp-contract-fuzz", "10", "-p", "no:randomly")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "fuzzed tools that never got past their errors: forecast (* calls); give their input schema examples "
+            "(with zod 4, .meta({ examples: [[]...[]] }) on each argument) or add cases to the mcp_contract_cases "
+            "file: generated calls draw on both",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "a tool of these that only reads: say readOnlyHint: true on it in the server, so fuzzing and every "
+            "client know it is safe to call (TypeScript SDK: annotations: { readOnlyHint: true } in registerTool's "
+            "config)"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*Field(examples*")
+    result.stdout.no_fnmatch_line("*ToolAnnotations*")

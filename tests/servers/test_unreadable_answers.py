@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -17,7 +17,8 @@ import pytest
 from conftest import SERVERS, Project
 from docs_text import assert_says, quoted_rows
 
-from pytest_mcp_contract._servers.stdio_pipe import answer_id
+from pytest_mcp_contract._servers import stdio_pipe
+from pytest_mcp_contract._servers.stdio_pipe import MAX_TOKENS, answer_id
 
 GARBLED = f"stdio:{sys.executable} {SERVERS / 'garbled.py'}"
 LABEL = f"the stdio server '{GARBLED}'"
@@ -56,9 +57,7 @@ def test_an_unreadable_answer_fails_its_own_call_at_once_and_the_next_call_is_ju
     garbled: Project, tool: str, why: str
 ) -> None:
     garbled.tests(_then_ok(tool))
-    started = time.monotonic()
     result = garbled.run()
-    elapsed = time.monotonic() - started
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -75,8 +74,7 @@ def test_an_unreadable_answer_fails_its_own_call_at_once_and_the_next_call_is_ju
     output = result.stdout.str()
     assert "stdout-noise" not in output  # the bad answer is not blamed on the next call
     assert "ExceptionGroup" not in output
-    assert "did not answer" not in output
-    assert elapsed < 10  # at once, not after the 30 s timeout (10 s: a slow machine's start-up)
+    assert "did not answer" not in output  # failed as the line came, not at the 30 s timeout
     if tool == "bad_utf8":  # the one the table quotes
         assert_says(output, quoted_rows("when-it-goes-wrong")["it answers with a line no client can read"])
 
@@ -129,12 +127,10 @@ from pytest_mcp_contract._servers.stdio import stdio_target
 
 target = stdio_target({target!r}, Path.cwd(), {{}}, None)
 with McpContract(target, timeout=4) as contract:
-    started = time.monotonic()
     try:
         contract.call_tool({tool!r}, {{"megabytes": {megabytes}}})
     except ToolTimeoutError as error:
         print("verdict:", error)
-    print("seconds:", round(time.monotonic() - started, 1))
     try:
         print("next call:", contract.call_tool("ok", timeout=10).structured_content if {then_ok} else None)
     except ContractViolationError as error:
@@ -166,7 +162,6 @@ def test_a_stdout_flood_costs_bounded_memory_and_the_verdict_names_it() -> None:
         seen["verdict"],
     ), seen["verdict"]
     assert_says(seen["verdict"], quoted_rows("when-it-goes-wrong")["it floods stdout during a call"])
-    assert float(seen["seconds"]) < 6
     assert seen["next call"] == "['stdout-noise']"  # the session went on; the flood's first line is reported once
     assert int(seen["peak MiB"]) < 200  # 300 MiB went by
 
@@ -215,11 +210,27 @@ def test_the_id_of_an_unreadable_answer_is_found_at_its_top_level(line: bytes, f
 
 
 @pytest.mark.parametrize(("ending", "found"), [(b', "id": 1}', "1"), (b"]]]", None)])
-def test_finding_the_id_of_a_hostile_line_takes_bounded_time(ending: bytes, found: str | None) -> None:
+def test_finding_the_id_of_a_hostile_line_takes_bounded_time(
+    ending: bytes, found: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     line = b'{"result":' + b"[" * 10_000_000 + ending  # too many brackets to walk: only its end is read
-    started = time.monotonic()
+    walked = _counting_tokens(monkeypatch)
     assert answer_id(line) == found
-    assert time.monotonic() - started < 2
+    assert walked == [MAX_TOKENS + 2]  # tokens read before giving up on the walk: counted, not timed
+
+
+def _counting_tokens(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many tokens answer_id's walk reads, in a list of one count (filled as it reads)."""
+    token, walked = stdio_pipe._TOKEN, [0]
+
+    class Counting:
+        def finditer(self, line: bytes) -> Iterator[re.Match[bytes]]:
+            for match in token.finditer(line):
+                walked[0] += 1
+                yield match
+
+    monkeypatch.setattr(stdio_pipe, "_TOKEN", Counting())
+    return walked
 
 
 def test_bytes_that_are_not_utf8_on_stdout_and_stderr_are_shown_escaped_in_every_output(project: Project) -> None:

@@ -281,6 +281,48 @@ def say(text: str) -> str:
     assert saved.read_text(encoding="utf-8") == '{\n  "output_schema": null\n}\n'
 
 
+LOW_LEVEL = """
+from mcp import types
+from mcp.server import Server
+
+TOOLS = [
+    types.Tool(name="echo", input_schema={"type": "object"}),
+    types.Tool(name="measure", input_schema={"type": "object"}, output_schema={"type": "object"}),
+]
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=TOOLS)
+
+async def call_tool(ctx, params):
+    return types.CallToolResult(content=[])
+
+server = Server("gateway", on_list_tools=list_tools, on_call_tool=call_tool)
+"""
+
+
+def test_a_snapshot_of_null_says_why_when_it_is_written_or_missing(project: Project) -> None:
+    project.pytester.makepyfile(gateway=LOW_LEVEL)
+    project.configure("gateway.py:server", suite=True)
+    why = [
+        'no output_schema: echo: their snapshots hold "output_schema": null, as the server lists them without one, '
+        "so clients get no structured_content from them. A low-level Server publishes a schema only where the Tool "
+        "it lists carries one; MCPServer and FastMCP derive it from the return annotation (silent-opt-out says "
+        "when they could not)"
+    ]
+    missing = project.run("-k", "schema")
+    missing.assert_outcomes(failed=2, deselected=2)
+    missing.stdout.fnmatch_lines(why)
+    written = project.run("--snapshot-update")
+    written.assert_outcomes(passed=4)
+    written.stdout.fnmatch_lines(why)
+    saved = project.pytester.path / "mcp_contract_snapshots" / "gateway"
+    assert (saved / "echo.json").read_text(encoding="utf-8") == '{\n  "output_schema": null\n}\n'
+    # Once recorded, a run that matches it says nothing more of it.
+    matched = project.run()
+    matched.assert_outcomes(passed=4)
+    matched.stdout.no_fnmatch_line("no output_schema:*")
+
+
 AWKWARD = """
 from mcp import types
 from mcp.server import Server
