@@ -122,10 +122,17 @@ def test_a_lifespan_is_entered_for_the_run_and_left_at_its_end(project: Project,
         """
         from pathlib import Path
 
+        import pytest
+
         def test_open(mcp_contract):
             assert Path("journal.txt").read_text() == "entered\\n"
             assert mcp_contract.call_tool("is_open").structured_content == {"result": True}
 
+        @pytest.fixture
+        def anyio_backend():  # asyncio only: anyio at its floor would add trio, which is not installed
+            return "asyncio"
+
+        @pytest.mark.anyio
         async def test_open_async(mcp_contract_async):
             assert (await mcp_contract_async.call_tool("is_open")).structured_content == {"result": True}
         """
