@@ -83,3 +83,179 @@ def test_a_removed_field_passes_the_snapshots_but_fails_against_main(repo: Proje
         ]
     )
     result.stdout.no_fnmatch_line("*against[[]ping[]]*FAILED*")
+
+
+def test_an_added_optional_field_passes_and_is_listed(repo: Project) -> None:
+    update_and_commit(repo, WITH_WIND)
+    result = repo.run("--mcp-contract-against", "main")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(
+        [
+            "changes against main (???????): 1 additive",
+            "  get_weather output /properties/wind: added (optional) — additive",
+        ]
+    )
+
+
+def test_the_working_tree_is_compared_whatever_is_committed(repo: Project) -> None:
+    # Nothing updated nor committed: the live server against main, as a reviewer's checkout would run it.
+    repo.pytester.makepyfile(weather=NO_HUMIDITY)
+    result = repo.run("--mcp-contract-against", "main", "-k", "against")
+    result.assert_outcomes(failed=1, passed=1, deselected=4)
+    result.stdout.fnmatch_lines(["FAILED tox.ini::against[[]get_weather[]]*"])
+
+
+def test_an_acknowledged_break_passes_and_is_reported_with_its_reason(repo: Project, tmp_path: Path) -> None:
+    update_and_commit(repo, NO_HUMIDITY)
+    repo.configure(
+        "weather.py:mcp",
+        suite=True,
+        mcp_contract_allow="\n    get_weather:breaking-change  # humidity moved to get_air (#12)",
+    )
+    report = tmp_path / "report.md"
+    result = repo.run("--mcp-contract-against", "main", f"--mcp-contract-report={report}")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(
+        [
+            "changes against main (???????): 1 breaking",
+            "  get_weather output /properties/humidity: removed (was required) — BREAKING, acknowledged: "
+            "humidity moved to get_air (#12)",
+            "breaking changes acknowledged in mcp_contract_allow: get_weather (humidity moved to get_air (#12))",
+        ]
+    )
+    result.stdout.no_fnmatch_line("stale*")
+    text = report.read_text(encoding="utf-8")
+    section = text.split("\n## ")[1]  # the first section, before the facts and the tables
+    assert section.startswith("Breaking changes against `main (")
+    assert (
+        "**Breaking**\n\n- get_weather output /properties/humidity: removed (was required) — BREAKING, "
+        "acknowledged: humidity moved to get_air (#12)\n"
+    ) in section
+
+
+def test_an_acknowledgement_no_break_needs_is_stale(repo: Project) -> None:
+    update_and_commit(repo, WITH_WIND)
+    repo.configure("weather.py:mcp", suite=True, mcp_contract_allow="\n    get_weather:breaking-change  # wind")
+    result = repo.run("--mcp-contract-against", "main")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(
+        ["stale mcp_contract_allow lines (nothing needed them; remove them): get_weather:breaking-change"]
+    )
+    # A run that compares with no base cannot need the line: it is not called stale there.
+    result = repo.run()
+    result.assert_outcomes(passed=4)
+    result.stdout.no_fnmatch_line("stale*")
+
+
+def test_a_removed_tool_is_breaking_and_a_new_tool_additive(repo: Project) -> None:
+    update_and_commit(repo, NO_PING.replace("def ping", "def _ping") + WITH_ECHO[len(WEATHER_V1) :])
+    result = repo.run("--mcp-contract-against", "main", "-k", "against")
+    result.assert_outcomes(passed=2, failed=1, deselected=4)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ against[[]ping[]] _*",
+            "tool 'ping' has 1 breaking change against main (???????), from a client's side:",
+            "[[]breaking-change[]] ping: removed: the server no longer lists it; a client that calls it now gets "
+            "an unknown-tool error",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "changes against main (???????): 1 breaking, 1 additive",
+            "  ping tool /: removed: the server no longer lists it — BREAKING",
+            "  echo tool /: added: the base revision has no snapshot of it — additive",
+        ]
+    )
+
+
+def test_input_schemas_are_compared_when_snapshotted(project: Project) -> None:
+    project.pytester.makepyfile(weather=WEATHER_V1)
+    project.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_fields="input_schema")
+    git(project, "init", "-q", "-b", "main")
+    project.run("--snapshot-update").assert_outcomes(passed=4)
+    commit_all(project, "snapshots with input schemas")
+    # A new required argument: every call a client wrote against main is refused.
+    project.pytester.makepyfile(
+        weather=WEATHER_V1.replace("def get_weather(city: str)", "def get_weather(city: str, country: str)")
+    )
+    result = project.run("--mcp-contract-against", "main", "-k", "against")
+    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    result.stdout.fnmatch_lines(
+        [
+            "[[]breaking-change[]] get_weather at /input_schema/properties/country: added (required); a client that "
+            "sends what the input_schema at main accepted can now be refused here",
+        ]
+    )
+
+
+def test_the_ini_key_names_the_base_too(repo: Project) -> None:
+    update_and_commit(repo, NO_HUMIDITY)
+    repo.configure("weather.py:mcp", suite=True, mcp_contract_against="main")
+    result = repo.run("-k", "against")
+    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    result.stdout.fnmatch_lines(["FAILED tox.ini::against[[]get_weather[]]*"])
+
+
+def test_xdist_gives_the_same_verdict(repo: Project) -> None:
+    update_and_commit(repo, NO_HUMIDITY)
+    result = repo.run("--mcp-contract-against", "main", "-n", "2")
+    result.assert_outcomes(passed=5, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ against[[]get_weather[]] _*",
+            "[[]breaking-change[]] get_weather at /output_schema/properties/humidity: removed (was required);*",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "changes against main (???????): 1 breaking",
+            "  get_weather output /properties/humidity: removed (was required) — BREAKING",
+        ]
+    )
+
+
+# --- a base that cannot serve: usage errors at start-up ----------------------------------------------
+
+
+def test_outside_a_git_work_tree(project: Project) -> None:
+    project.pytester.makepyfile(weather=WEATHER_V1)
+    project.configure("weather.py:mcp", suite=True)
+    result = project.run("--mcp-contract-against", "main")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: --mcp-contract-against main compares the tools with the snapshots committed at a git revision, "
+            f"but {project.pytester.path} is not inside a git work tree (git says: fatal: not a git repository*). "
+            "Run pytest in a clone of the repository (in CI, check it out with actions/checkout), or drop the option."
+        ]
+    )
+
+
+def test_an_unknown_ref_says_to_fetch_it(repo: Project) -> None:
+    result = repo.run("--mcp-contract-against", "origin/main")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: --mcp-contract-against origin/main: git knows no revision 'origin/main' in {repo.pytester.path}. "
+            "Name a branch, tag or commit that exists here, or fetch it first (git fetch origin main); in GitHub "
+            "Actions, check out with fetch-depth: 0 so the base branch is there."
+        ]
+    )
+
+
+def test_a_ref_without_the_snapshot_folder(project: Project) -> None:
+    project.pytester.makepyfile(weather=WEATHER_V1)
+    project.configure("weather.py:mcp", suite=True, mcp_contract_against="v1")
+    git(project, "init", "-q", "-b", "main")
+    commit_all(project, "the server, no snapshots yet")
+    git(project, "tag", "v1")
+    result = project.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: mcp_contract_against = v1: the revision v1 (???????) has no snapshot folder "
+            "mcp_contract_snapshots/, so there is nothing to compare with. Name a revision whose snapshots are "
+            "committed, or commit them there first (pytest --snapshot-update, then git add and commit the folder); "
+            "mcp_contract_snapshot_dir names another folder."
+        ]
+    )
