@@ -693,6 +693,13 @@ def _against(ref: str, source: str) -> str:
     return f"{source} {ref}" if source.startswith("--") else f"{source} = {ref}"
 
 
+def against_without_suite(ref: str, source: str) -> str:
+    return (
+        f"{_against(ref, source)} compares the tools in against[TOOL] items of the generated contract suite, "
+        "which mcp_contract_suite = false switches off. Switch it on for that run: -o mcp_contract_suite=true"
+    )
+
+
 def against_no_git(ref: str, source: str) -> str:
     return (
         f"{_against(ref, source)} compares the tools with the snapshots committed at a git revision, but the git "
@@ -749,10 +756,14 @@ def breaking_change(what: str, part: str, base: str) -> str:
     return f"{what}; {consequence.format(base=base)}"
 
 
-def breaking_against(tool: str, base: str, lines: Sequence[str], others: Sequence[str], shown: str) -> str:
-    """An ``against[tool]`` item's failure: the breaking changes, the passing ones, and the two ways on."""
-    noun = "breaking change" if len(lines) == 1 else "breaking changes"
-    out = [f"tool {tool!r} has {len(lines)} {noun} against {base}, from a client's side:", *lines]
+def breaking_against(tool: str, base: str, found: Sequence[Finding], others: Sequence[str], shown: str) -> str:
+    """An ``against[tool]`` item's failure: each break (as a broken contract shows a violation), the
+    changes that pass, and the two ways on."""
+    noun = "breaking change" if len(found) == 1 else "breaking changes"
+    out = [f"tool {tool!r} has {len(found)} {noun} against {base}, from a client's side:"]
+    for violation in found:
+        out.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
+        out.extend(f"  {line}" for line in violation.message.splitlines())
     if others:
         out += ["Also changed (these pass):", *(f"  {line}" for line in others)]
     out += [

@@ -99,7 +99,8 @@ CHECKS: Final[Mapping[CheckId, str]] = {
     "breaking-change": (
         "Undo the change to the tool, so clients written against the base revision keep working; or, if the "
         "break is intended, acknowledge it for the reviewers with a line 'TOOL:breaking-change  # why clients "
-        "can take it' in mcp_contract_allow (docs/snapshots.md, 'Breaking changes against the base branch')."
+        "can take it' in mcp_contract_allow "
+        "(pytest-mcp-contract's docs/snapshots.md, 'Breaking changes against the base branch')."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

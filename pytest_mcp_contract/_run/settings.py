@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._contract.versions import HANDSHAKE_ERA, OFFERED
 from pytest_mcp_contract._sdk.release import MODERN, SDK_VERSION
@@ -269,6 +270,8 @@ def _against(config: pytest.Config, project: Path, snapshot_dir: Path) -> GitBas
         source = "mcp_contract_against"
     if ref is None:
         return None
+    if not config.getini("mcp_contract_suite"):
+        raise pytest.UsageError(messages.against_without_suite(ref, source))
     from pytest_mcp_contract._run.gitbase import read_base
 
     return read_base(ref, source, project, snapshot_dir)

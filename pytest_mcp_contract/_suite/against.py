@@ -74,5 +74,4 @@ def compare_with_base(
     )
     if verdict.failing:
         others = [change.line(tool_name) for change in changes if change.kind != "breaking"]
-        lines = [str(violation) for violation in verdict.failing]
-        pytest.fail(messages.breaking_against(tool_name, base.label, lines, others, shown), pytrace=False)
+        pytest.fail(messages.breaking_against(tool_name, base.label, verdict.failing, others, shown), pytrace=False)

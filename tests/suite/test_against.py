@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 from conftest import Project
 from contract_servers.sources import WEATHER_V1
+from docs_text import assert_says, quoted
 
 # humidity removed from the output model: a client that reads it gets nothing
 NO_HUMIDITY = WEATHER_V1.replace('    humidity: int = Field(description="Relative humidity, %")\n', "").replace(
     ", humidity=80", ""
 )
 # an optional field added: nothing a client relied on changes
-WITH_WIND = WEATHER_V1.replace(
-    "    humidity: int", '    wind: float | None = Field(default=None, description="km/h")\n    humidity: int'
-)
+WIND_LINE = '    wind: float | None = Field(default=None, description="km/h")\n'
+WITH_WIND = WEATHER_V1.replace("    humidity: int", WIND_LINE + "    humidity: int")
+ROOT = Path(__file__).parents[2]
 NO_PING = WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping")
 WITH_ECHO = WEATHER_V1 + '\n@mcp.tool()\ndef echo(text: str) -> str:\n    return text\n'
 
@@ -66,8 +67,9 @@ def test_a_removed_field_passes_the_snapshots_but_fails_against_main(repo: Proje
         [
             "*_ against[[]get_weather[]] _*",
             "tool 'get_weather' has 1 breaking change against main (???????), from a client's side:",
-            "[[]breaking-change[]] get_weather at /output_schema/properties/humidity: removed (was required); "
-            "a client that reads it, as the output_schema at main promised, can now get a result without it",
+            "[[]breaking-change[]] at /output_schema/properties/humidity",
+            "  removed (was required); a client that reads it, as the output_schema at main promised, can now get "
+            "a result without it",
             "Next step: undo the change to the tool, so clients written against the base keep working (the base's "
             "schema: git show main:mcp_contract_snapshots/weather/get_weather.json); or, if the break is intended, "
             "acknowledge it for the reviewers with a line in mcp_contract_allow:",
@@ -83,6 +85,27 @@ def test_a_removed_field_passes_the_snapshots_but_fails_against_main(repo: Proje
         ]
     )
     result.stdout.no_fnmatch_line("*against[[]ping[]]*FAILED*")
+    assert_says(result.stdout.str(), quoted("against-break"))
+    # The checks tables' example is this message too.
+    assert_says(
+        result.stdout.str(),
+        "[breaking-change] at /output_schema/properties/humidity\n"
+        "removed (was required); a client that reads it, as the output_schema at main promised, can now get a "
+        "result without it",
+    )
+    for page in ("README.md", "docs/checks.md"):
+        row = next(line for line in (ROOT / page).read_text().splitlines() if line.startswith("| `breaking-change`"))
+        assert row.endswith(
+            "| `[breaking-change] at /output_schema/properties/humidity`<br>`removed (was required); a client that "
+            "reads it, as the output_schema at main promised, can now get a result without it` |"
+        )
+
+
+def test_the_summary_lists_every_change_breaking_first(repo: Project) -> None:
+    update_and_commit(repo, NO_HUMIDITY.replace("    temperature: float\n", WIND_LINE + "    temperature: float\n"))
+    result = repo.run("--mcp-contract-against", "main")
+    result.assert_outcomes(passed=5, failed=1)
+    assert_says(result.stdout.str(), quoted("against-summary"))
 
 
 def test_an_added_optional_field_passes_and_is_listed(repo: Project) -> None:
@@ -124,6 +147,7 @@ def test_an_acknowledged_break_passes_and_is_reported_with_its_reason(repo: Proj
         ]
     )
     result.stdout.no_fnmatch_line("stale*")
+    assert_says(result.stdout.str(), quoted("against-acknowledged"))
     text = report.read_text(encoding="utf-8")
     section = text.split("\n## ")[1]  # the first section, before the facts and the tables
     assert section.startswith("Breaking changes against `main (")
@@ -155,8 +179,8 @@ def test_a_removed_tool_is_breaking_and_a_new_tool_additive(repo: Project) -> No
         [
             "*_ against[[]ping[]] _*",
             "tool 'ping' has 1 breaking change against main (???????), from a client's side:",
-            "[[]breaking-change[]] ping: removed: the server no longer lists it; a client that calls it now gets "
-            "an unknown-tool error",
+            "[[]breaking-change[]]",
+            "  removed: the server no longer lists it; a client that calls it now gets an unknown-tool error",
         ]
     )
     result.stdout.fnmatch_lines(
@@ -182,8 +206,8 @@ def test_input_schemas_are_compared_when_snapshotted(project: Project) -> None:
     result.assert_outcomes(passed=1, failed=1, deselected=4)
     result.stdout.fnmatch_lines(
         [
-            "[[]breaking-change[]] get_weather at /input_schema/properties/country: added (required); a client that "
-            "sends what the input_schema at main accepted can now be refused here",
+            "[[]breaking-change[]] at /input_schema/properties/country",
+            "  added (required); a client that sends what the input_schema at main accepted can now be refused here",
         ]
     )
 
@@ -203,7 +227,8 @@ def test_xdist_gives_the_same_verdict(repo: Project) -> None:
     result.stdout.fnmatch_lines(
         [
             "*_ against[[]get_weather[]] _*",
-            "[[]breaking-change[]] get_weather at /output_schema/properties/humidity: removed (was required);*",
+            "[[]breaking-change[]] at /output_schema/properties/humidity",
+            "  removed (was required);*",
         ]
     )
     result.stdout.fnmatch_lines(
@@ -257,5 +282,18 @@ def test_a_ref_without_the_snapshot_folder(project: Project) -> None:
             "mcp_contract_snapshots/, so there is nothing to compare with. Name a revision whose snapshots are "
             "committed, or commit them there first (pytest --snapshot-update, then git add and commit the folder); "
             "mcp_contract_snapshot_dir names another folder."
+        ]
+    )
+
+
+def test_a_run_without_the_suite_has_nothing_to_compare(repo: Project) -> None:
+    repo.configure("weather.py:mcp", suite=False)
+    result = repo.run("--mcp-contract-against", "main")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: --mcp-contract-against main compares the tools in against[[]TOOL[]] items of the generated "
+            "contract suite, which mcp_contract_suite = false switches off. Switch it on for that run: "
+            "-o mcp_contract_suite=true"
         ]
     )
