@@ -109,6 +109,10 @@ def header_versions(versions: Sequence[str]) -> str:
     return f"mcp-contract: protocol versions offered: {', '.join(versions)} (a test's own calls: the first)"
 
 
+def header_against(base: str, commit: str) -> str:
+    return f"mcp-contract: tools compared with the snapshots committed at {base}, commit {commit}"
+
+
 def header_fuzz_seed(calls: int, seed: int | None, *, chosen: bool) -> str:
     how = "chosen for this run" if chosen else "given"
     return (

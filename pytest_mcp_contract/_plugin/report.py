@@ -580,6 +580,8 @@ def header(config: pytest.Config) -> list[str] | None:
         messages.header_server(settings.target, settings.target_source, settings.scope, settings.timeout),
         messages.header_versions(settings.protocol_versions),
     ]
+    if settings.against is not None:
+        lines.append(messages.header_against(settings.against.ref, settings.against.commit))
     if settings.fuzz:
         lines.append(messages.header_fuzz_seed(settings.fuzz, settings.fuzz_seed, chosen=settings.fuzz_seed_chosen))
         listing = config.stash.get(LISTING, None)

@@ -20,7 +20,7 @@ WIND_LINE = '    wind: float | None = Field(default=None, description="km/h")\n'
 WITH_WIND = WEATHER_V1.replace("    humidity: int", WIND_LINE + "    humidity: int")
 ROOT = Path(__file__).parents[2]
 NO_PING = WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping")
-WITH_ECHO = WEATHER_V1 + '\n@mcp.tool()\ndef echo(text: str) -> str:\n    return text\n'
+WITH_ECHO = WEATHER_V1 + "\n@mcp.tool()\ndef echo(text: str) -> str:\n    return text\n"
 
 
 def git(project: Project, *args: str) -> str:
@@ -63,6 +63,8 @@ def test_a_removed_field_passes_the_snapshots_but_fails_against_main(repo: Proje
     repo.run().assert_outcomes(passed=4)  # the updated snapshots match: the break went by unseen
     result = repo.run("--mcp-contract-against", "main")
     result.assert_outcomes(passed=5, failed=1)
+    commit = git(repo, "rev-parse", "main").strip()
+    result.stdout.fnmatch_lines([f"mcp-contract: tools compared with the snapshots committed at main, commit {commit}"])
     result.stdout.fnmatch_lines(
         [
             "*_ against[[]get_weather[]] _*",
@@ -118,6 +120,25 @@ def test_an_added_optional_field_passes_and_is_listed(repo: Project) -> None:
             "  get_weather output /properties/wind: added (optional) — additive",
         ]
     )
+
+
+def test_a_reworded_description_is_cosmetic_and_passes(repo: Project) -> None:
+    update_and_commit(repo, WEATHER_V1.replace("Relative humidity, %", "Relative humidity, percent"))
+    result = repo.run("--mcp-contract-against", "main")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(
+        [
+            "changes against main (???????): 1 cosmetic",
+            '  get_weather output /properties/humidity/description: changed from "Relative humidity, %" to '
+            '"Relative humidity, percent" — cosmetic',
+        ]
+    )
+
+
+def test_an_unchanged_server_passes_and_says_so(repo: Project) -> None:
+    result = repo.run("--mcp-contract-against", "main")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["changes against main (???????): none"])
 
 
 def test_the_working_tree_is_compared_whatever_is_committed(repo: Project) -> None:
