@@ -713,9 +713,10 @@ def against_no_git(ref: str, source: str) -> str:
 
 def against_not_in_git(ref: str, source: str, project: str, why: str) -> str:
     return (
-        f"{_against(ref, source)} compares the tools with the snapshots committed at a git revision, but {project} "
-        f"is not inside a git work tree (git says: {why}). Run pytest in a clone of the repository (in CI, check "
-        "it out with actions/checkout), or drop the option."
+        f"{_against(ref, source)} compares the tools with the snapshots committed at a git revision, but git "
+        f"finds no work tree at {project} (git says: {why}). Run pytest in a clone of the repository (in CI, check "
+        "it out with actions/checkout; for a clone another user owns, git config --global --add safe.directory "
+        "PATH), or drop the option."
     )
 
 

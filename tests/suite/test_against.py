@@ -271,8 +271,9 @@ def test_outside_a_git_work_tree(project: Project) -> None:
     result.stderr.fnmatch_lines(
         [
             "ERROR: --mcp-contract-against main compares the tools with the snapshots committed at a git revision, "
-            f"but {project.pytester.path} is not inside a git work tree (git says: fatal: not a git repository*). "
-            "Run pytest in a clone of the repository (in CI, check it out with actions/checkout), or drop the option."
+            f"but git finds no work tree at {project.pytester.path} (git says: fatal: not a git repository*). "
+            "Run pytest in a clone of the repository (in CI, check it out with actions/checkout; for a clone another "
+            "user owns, git config --global --add safe.directory PATH), or drop the option."
         ]
     )
 
@@ -316,5 +317,18 @@ def test_a_run_without_the_suite_has_nothing_to_compare(repo: Project) -> None:
             "ERROR: --mcp-contract-against main compares the tools in against[[]TOOL[]] items of the generated "
             "contract suite, which mcp_contract_suite = false switches off. Switch it on for that run: "
             "-o mcp_contract_suite=true"
+        ]
+    )
+
+
+def test_a_snapshot_folder_outside_the_repository(repo: Project) -> None:
+    repo.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_dir="../elsewhere")
+    result = repo.run("--mcp-contract-against", "main")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: --mcp-contract-against main: the snapshot folder {repo.pytester.path.parent / 'elsewhere'} lies "
+            f"outside the git work tree {repo.pytester.path}, so no revision holds it. Keep the snapshots in the "
+            "repository (mcp_contract_snapshot_dir), or drop the option."
         ]
     )
