@@ -782,8 +782,8 @@ def breaking_against(tool: str, base: str, found: Sequence[Finding], others: Seq
 
 def against_unreadable(tool: str, base: str, shown: str, why: str) -> str:
     return (
-        f"the snapshot of tool {tool!r} committed at {base} ({shown}) is not valid JSON ({why}), so the tool "
-        "cannot be compared with it. Compare against a revision whose file is intact."
+        f"the snapshot of tool {tool!r} committed at {base} is not valid JSON ({why}), so the tool cannot be "
+        f"compared with it (see git show {shown}). Compare against a revision whose file is intact."
     )
 
 

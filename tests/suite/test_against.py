@@ -332,3 +332,17 @@ def test_a_snapshot_folder_outside_the_repository(repo: Project) -> None:
             "repository (mcp_contract_snapshot_dir), or drop the option."
         ]
     )
+
+
+def test_a_base_file_that_is_not_json_is_named(repo: Project) -> None:
+    (repo.pytester.path / "mcp_contract_snapshots" / "weather" / "ping.json").write_text("{\n", encoding="utf-8")
+    commit_all(repo, "a broken snapshot")
+    result = repo.run("--mcp-contract-against", "HEAD", "-k", "against")
+    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    result.stdout.fnmatch_lines(
+        [
+            "the snapshot of tool 'ping' committed at HEAD (???????) is not valid JSON (line 2, column 1: Expecting "
+            "property name enclosed in double quotes), so the tool cannot be compared with it (see git show "
+            "HEAD:mcp_contract_snapshots/weather/ping.json). Compare against a revision whose file is intact."
+        ]
+    )
