@@ -109,6 +109,10 @@ def header_versions(versions: Sequence[str]) -> str:
     return f"mcp-contract: protocol versions offered: {', '.join(versions)} (a test's own calls: the first)"
 
 
+def header_against(base: str, commit: str) -> str:
+    return f"mcp-contract: tools compared with the snapshots committed at {base}, commit {commit}"
+
+
 def header_fuzz_seed(calls: int, seed: int | None, *, chosen: bool) -> str:
     how = "chosen for this run" if chosen else "given"
     return (
@@ -684,6 +688,103 @@ def schema_changed(tool: str, counts: Sequence[tuple[str, int]], changes: Iterab
         "otherwise undo the change to the tool."
     )
     return "\n".join(lines)
+
+
+# --- the base revision (--mcp-contract-against) ----------------------------------------------------
+
+
+def _against(ref: str, source: str) -> str:
+    return f"{source} {ref}" if source.startswith("--") else f"{source} = {ref}"
+
+
+def against_without_suite(ref: str, source: str) -> str:
+    return (
+        f"{_against(ref, source)} compares the tools in against[TOOL] items of the generated contract suite, "
+        "which mcp_contract_suite = false switches off. Switch it on for that run: -o mcp_contract_suite=true"
+    )
+
+
+def against_no_git(ref: str, source: str) -> str:
+    return (
+        f"{_against(ref, source)} compares the tools with the snapshots committed at a git revision, but the git "
+        "command is not on the PATH. Install git (in CI, use an image that has it), or drop the option."
+    )
+
+
+def against_not_in_git(ref: str, source: str, project: str, why: str) -> str:
+    return (
+        f"{_against(ref, source)} compares the tools with the snapshots committed at a git revision, but git "
+        f"finds no work tree at {project} (git says: {why}). Run pytest in a clone of the repository (in CI, check "
+        "it out with actions/checkout; for a clone another user owns, git config --global --add safe.directory "
+        "PATH), or drop the option."
+    )
+
+
+def against_unknown_ref(ref: str, source: str, root: str) -> str:
+    return (
+        f"{_against(ref, source)}: git knows no revision {ref!r} in {root}. Name a branch, tag or commit that "
+        f"exists here, or fetch it first (git fetch origin {ref.removeprefix('origin/') or 'main'}); in GitHub "
+        "Actions, check out with fetch-depth: 0 so the base branch is there."
+    )
+
+
+def against_no_snapshots(ref: str, source: str, commit: str, folder: str) -> str:
+    return (
+        f"{_against(ref, source)}: the revision {ref} ({commit}) has no snapshot folder {folder}/, so there is "
+        "nothing to compare with. Name a revision whose snapshots are committed, or commit them there first "
+        "(pytest --snapshot-update, then git add and commit the folder); mcp_contract_snapshot_dir names "
+        "another folder."
+    )
+
+
+def against_outside(ref: str, source: str, folder: str, root: str) -> str:
+    return (
+        f"{_against(ref, source)}: the snapshot folder {folder} lies outside the git work tree {root}, so no "
+        "revision holds it. Keep the snapshots in the repository (mcp_contract_snapshot_dir), or drop the option."
+    )
+
+
+AGAINST_CONSEQUENCES: Final = {
+    "output": "a client that relied on the output_schema at {base} can now get a result it does not expect here",
+    "input": "a client that sends what the input_schema at {base} accepted can now be refused here",
+    "annotations": "a client that relied on the annotations at {base} can now treat the tool otherwise",
+    "tool": "a client that calls it now gets an unknown-tool error",
+}
+"""What a client written against the base gets after a breaking change, by the part of the tool that changed."""
+
+
+def breaking_change(what: str, part: str, base: str) -> str:
+    """A ``breaking-change`` violation's message: the change, then what a client of the base now gets."""
+    consequence = AGAINST_CONSEQUENCES.get(part, "a client that relied on it at {base} now sees it changed")
+    if part == "output" and what.startswith("removed"):
+        consequence = "a client that reads it, as the output_schema at {base} promised, can now get a result without it"
+    return f"{what}; {consequence.format(base=base)}"
+
+
+def breaking_against(tool: str, base: str, found: Sequence[Finding], others: Sequence[str], shown: str) -> str:
+    """An ``against[tool]`` item's failure: each break (as a broken contract shows a violation), the
+    changes that pass, and the two ways on."""
+    noun = "breaking change" if len(found) == 1 else "breaking changes"
+    out = [f"tool {tool!r} has {len(found)} {noun} against {base}, from a client's side:"]
+    for violation in found:
+        out.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
+        out.extend(f"  {line}" for line in violation.message.splitlines())
+    if others:
+        out += ["Also changed (these pass):", *(f"  {line}" for line in others)]
+    out += [
+        "Next step: undo the change to the tool, so clients written against the base keep working "
+        f"(the base's schema: git show {shown}); or, if the break is intended, acknowledge it for the "
+        "reviewers with a line in mcp_contract_allow:",
+        f"    {tool}:breaking-change  # why clients can take it",
+    ]
+    return "\n".join(out)
+
+
+def against_unreadable(tool: str, base: str, shown: str, why: str) -> str:
+    return (
+        f"the snapshot of tool {tool!r} committed at {base} is not valid JSON ({why}), so the tool cannot be "
+        f"compared with it (see git show {shown}). Compare against a revision whose file is intact."
+    )
 
 
 # --- fuzzing ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ answer gets the same violations. No pytest needed.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -393,4 +393,23 @@ def _not_json(name: str, structured: Any) -> list[Violation]:
             "reject the whole answer, and a number beyond a 64-bit float is Infinity to every client",
             place,
         )
+    ]
+
+
+_SNAPSHOT_KEYS: Final = {"output": "output_schema", "input": "input_schema"}
+
+
+def breaking_changes(tool: str, changes: Sequence[tuple[str, str, str]], base: str) -> list[Violation]:
+    """A ``breaking-change`` for each change (part, place, what) that breaks a client written against
+    the ``base`` revision: ``part`` is what ``schemadiff`` calls it (``output``, ``input``, ``annotations``,
+    another snapshotted field), or ``tool`` for a tool no longer listed. The place is a JSON pointer
+    into the tool's snapshot file, so it names the line a reviewer reads in the diff."""
+    return [
+        Violation(
+            "breaking-change",
+            tool,
+            messages.breaking_change(what, part, base),
+            None if part == "tool" else f"/{_SNAPSHOT_KEYS.get(part, part)}{place}",
+        )
+        for part, place, what in changes
     ]

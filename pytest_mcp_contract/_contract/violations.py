@@ -22,6 +22,7 @@ CheckId = Literal[
     "input-crash",
     "stdout-noise",
     "answer-unreadable",
+    "breaking-change",
 ]
 
 UNMET_EXPECT_ERROR: Final = "expect_error=True, but the tool succeeded (is_error is not set)"
@@ -94,6 +95,12 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "Write each message as one line of UTF-8 JSON: no raw bytes in strings, no lone surrogate escapes "
         "(\\ud800 alone), at most 200 levels deep, with every field the session's protocol version requires. "
         "Look at how the tool builds its result."
+    ),
+    "breaking-change": (
+        "Undo the change to the tool, so clients written against the base revision keep working; or, if the "
+        "break is intended, acknowledge it for the reviewers with a line 'TOOL:breaking-change  # why clients "
+        "can take it' in mcp_contract_allow "
+        "(pytest-mcp-contract's docs/snapshots.md, 'Breaking changes against the base branch')."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

@@ -195,6 +195,24 @@ def add_options(parser: pytest.Parser) -> None:
         type="string",
         default="",
     )
+    group.addoption(
+        "--mcp-contract-against",
+        dest="mcp_contract_against",
+        metavar="REF",
+        default=None,
+        help="Compare every tool (its output schema, and the other fields mcp_contract_snapshot_fields "
+        "snapshots) with the snapshot files committed at the git revision REF (main, origin/main, a tag, a "
+        "commit), read from git without a checkout: a change that breaks a client written against REF fails "
+        "its against[TOOL] item as breaking-change (a tool no longer listed too); additive and cosmetic ones "
+        "are listed in the summary. Acknowledge an intended break with 'TOOL:breaking-change  # reason' in "
+        "mcp_contract_allow. Overrides ini mcp_contract_against.",
+    )
+    parser.addini(
+        "mcp_contract_against",
+        "A git revision to compare every tool with, as for --mcp-contract-against (default: none).",
+        type="string",
+        default="",
+    )
     parser.addini(
         "mcp_contract_snapshot_fields",
         "Tool fields snapshotted beside output_schema: input_schema, title, description, annotations, meta.",

@@ -68,6 +68,8 @@ class ToolRecord:
     """Its fuzz item skipped it: it may write, and the project did not opt it in."""
     fuzz_destructive: bool = False
     """It says ``destructiveHint: true``."""
+    against: dict[str, Any] | None = None
+    """Its changes against the ``--mcp-contract-against`` revision (``_suite.against``)."""
 
 
 @dataclass
@@ -134,6 +136,8 @@ class ContractReport:
                 tool.fuzz_distinct += data["distinct"]
                 tool.fuzz_found = tool.fuzz_found or bool(data["violations"])
                 tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
+            elif data["kind"] == "against":
+                tool.against = data
             elif data["kind"] == "fuzz-skipped":
                 tool.fuzz_skipped = True
                 tool.fuzz_destructive = data["destructive"]
@@ -187,9 +191,10 @@ class ContractReport:
     def _tools_of(self, server: str) -> list[ToolRecord]:
         return sorted(self.servers[server].values(), key=lambda tool: tool.name)
 
-    def _facts(self) -> list[tuple[str, str]]:
+    def _facts(self, *, against: bool = True) -> list[tuple[str, str]]:
         tools = self._all()
-        facts: list[tuple[str, str]] = [("contract suite", self.no_suite)] if self.no_suite else []
+        facts = self._against_facts(tools) if against else []  # first: what a reviewer must decide on
+        facts += [("contract suite", self.no_suite)] if self.no_suite else []
         if self.renamed:
             facts.append(
                 (
@@ -254,6 +259,25 @@ class ContractReport:
             facts.append(("tool calls checked", text + (f" ({', '.join(excused)})" if excused else "")))
         if self.restarts:
             facts.append(("server restarts", self._restart_text()))
+        return facts
+
+    def _against_facts(self, tools: list[ToolRecord]) -> list[tuple[str, str]]:
+        """Every change against the base revision, breaking first; then the breaks acknowledged, with why."""
+        compared = sorted((tool for tool in tools if tool.against), key=lambda tool: tool.name)
+        if not compared:
+            return []
+        changes = _against_changes(compared, self.allow)
+        counts = Counter(kind for kind, _line in changes)
+        text = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind]) or "none"
+        base = (compared[0].against or {})["base"]
+        facts = [(f"changes against {base}", "\n".join([text, *(line for _kind, line in changes)]))]
+        acknowledged = [
+            f"{tool.shown} ({self.allow.get((tool.name, 'breaking-change'), '')})"
+            for tool in compared
+            if "breaking-change" in (tool.against or {})["allowed"]
+        ]
+        if acknowledged:
+            facts.append(("breaking changes acknowledged in mcp_contract_allow", "; ".join(acknowledged)))
         return facts
 
     @staticmethod
@@ -374,8 +398,11 @@ class ContractReport:
         listed = sum(1 for tool in self.servers.get(self.main, {}).values() if tool.schema is not None)
         about = f" (`{self.main}`): {_plural(listed, 'tool')}" if listed else ""
         out = ["# MCP contract report", "", f"Configured server `{target}`{about}.", ""]
+        compared = sorted((tool for tool in self._all() if tool.against), key=lambda tool: tool.name)
+        out += _against_section(compared, self.allow)
         out += [  # keeps JSON, BREAKING; a fact's further lines are its items
-            f"- {label[:1].upper()}{label[1:]}: {text}".replace("\n", "\n  - ") for label, text in self._facts()
+            f"- {label[:1].upper()}{label[1:]}: {text}".replace("\n", "\n  - ")
+            for label, text in self._facts(against=False)
         ]
         several = len(self.servers) > 1
         for server in self._server_order():
@@ -398,6 +425,38 @@ class ContractReport:
 
 _RULE: Final = "|---|---|---|---|---|"
 _TERMINAL_HEADER: Final = ("tool", "schema", "checks", "calls", "violations", "expected", "allowed")
+
+
+def _against_changes(tools: list[ToolRecord], allow: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+    """(kind, line) for each change against the base, breaking first; an acknowledged break says why."""
+    changes = []
+    for tool in tools:
+        against = tool.against or {}
+        why = allow.get((tool.name, "breaking-change")) if "breaking-change" in against["allowed"] else None
+        for change in against["changes"]:
+            kind = change["kind"]
+            tail = "BREAKING" if kind == "breaking" else kind
+            if kind == "breaking" and why is not None:
+                tail += f", acknowledged: {why}"
+            changes.append((kind, f"{tool.shown} {change['field']} {change['path'] or '/'}: {change['what']} — {tail}"))
+    return sorted(changes, key=lambda change: KINDS.index(change[0]))
+
+
+def _against_section(tools: list[ToolRecord], allow: dict[tuple[str, str], str]) -> list[str]:
+    """The report's first section: every change against the base revision, by kind, breaking first."""
+    if not tools:
+        return []
+    changes = _against_changes(tools, allow)
+    base = (tools[0].against or {})["base"]
+    title = "Breaking changes" if any(kind == "breaking" for kind, _line in changes) else "Changes"
+    out = [f"## {title} against `{base}`", ""]
+    for kind in KINDS:
+        listed = [line for each, line in changes if each == kind]
+        if listed:
+            out += [f"**{kind.capitalize()}**", "", *(f"- {line}" for line in listed), ""]
+    if not changes:
+        out += ["No tool changed.", ""]
+    return out
 
 
 def _broken_under(tool: ToolRecord) -> list[str]:
@@ -521,6 +580,8 @@ def header(config: pytest.Config) -> list[str] | None:
         messages.header_server(settings.target, settings.target_source, settings.scope, settings.timeout),
         messages.header_versions(settings.protocol_versions),
     ]
+    if settings.against is not None:
+        lines.append(messages.header_against(settings.against.ref, settings.against.commit))
     if settings.fuzz:
         lines.append(messages.header_fuzz_seed(settings.fuzz, settings.fuzz_seed, chosen=settings.fuzz_seed_chosen))
         listing = config.stash.get(LISTING, None)
@@ -634,9 +695,15 @@ class ReportPlugin:
         if narrowed or self.partial or self.collect_errors or len(self.ran) < collected or not covers_project(config):
             return
         seen = {
-            (tool.name, check) for tool in self.report._all() for check in [*tool.tally.allowed, *tool.allowed_checks]
+            (tool.name, check)
+            for tool in self.report._all()
+            for check in [*tool.tally.allowed, *tool.allowed_checks, *(tool.against or {}).get("allowed", [])]
         }
-        self.report.stale_allowed = sorted(set(self.settings.allow) - seen)
+        # A break is acknowledged for the runs that compare with a base: the others cannot need the line.
+        unjudged = set() if self.settings.against is not None else {"breaking-change"}
+        self.report.stale_allowed = sorted(
+            entry for entry in set(self.settings.allow) - seen if entry[1] not in unjudged
+        )
         listed = self.report.servers.get(self.report.main, {}).values()
         self.report.not_called = sorted(
             tool.name for tool in listed if tool.schema is not None and not tool.tally.calls

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final, Literal, cast
 
 import pytest
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._contract.versions import HANDSHAKE_ERA, OFFERED
 from pytest_mcp_contract._sdk.release import MODERN, SDK_VERSION
@@ -19,6 +20,7 @@ from pytest_mcp_contract._sdk.release import MODERN, SDK_VERSION
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from pytest_mcp_contract._run.gitbase import GitBase
     from pytest_mcp_contract._servers.environ import Value
     from pytest_mcp_contract._servers.lifespans import Lifespans
     from pytest_mcp_contract._servers.target import TargetError
@@ -75,6 +77,8 @@ class Settings:
     """Tools fuzzed although they do not say ``readOnlyHint: true`` (they may write), by name."""
     protocol_versions: tuple[str, ...] = OFFERED
     """The versions the client offers, in order: the suite checks under each, a test's own calls use the first."""
+    against: GitBase | None = None
+    """The revision whose committed snapshots every tool is compared with (``--mcp-contract-against``)."""
 
     @property
     def noted(self) -> frozenset[str]:
@@ -104,6 +108,7 @@ INI_KEYS: Final = (
     "mcp_contract_fuzz_deadline",
     "mcp_contract_fuzz_writes",
     "mcp_contract_fuzz_allow",
+    "mcp_contract_against",
 )
 """Every ini key the plugin registers (``_plugin.options``), to name the one a typo meant."""
 
@@ -226,6 +231,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         source = f"mcp_contract_server in {config.inipath.name}" if config.inipath else "mcp_contract_server"
     server = load_server(config, target, source, lifespans) if target and load else None
     seed, chosen = _fuzz_seed(config, fuzz)
+    against = _against(config, project, snapshot_dir) if load else None
     return Settings(
         target=target,
         target_source=source,
@@ -251,7 +257,24 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
             word for line in cast("list[str]", config.getini("mcp_contract_fuzz_allow")) for word in line.split()
         ),
         protocol_versions=_protocol_versions(cast("list[str]", config.getini("mcp_contract_protocol_versions"))),
+        against=against,
     )
+
+
+def _against(config: pytest.Config, project: Path, snapshot_dir: Path) -> GitBase | None:
+    """The base revision, read and checked now: a wrong one stops the run before any test."""
+    ref: str | None = config.getoption("mcp_contract_against")
+    source = "--mcp-contract-against"
+    if ref is None:
+        ref = cast("str", config.getini("mcp_contract_against")).strip() or None
+        source = "mcp_contract_against"
+    if ref is None:
+        return None
+    if not config.getini("mcp_contract_suite"):
+        raise pytest.UsageError(messages.against_without_suite(ref, source))
+    from pytest_mcp_contract._run.gitbase import read_base
+
+    return read_base(ref, source, project, snapshot_dir)
 
 
 def _protocol_versions(lines: list[str]) -> tuple[str, ...]:

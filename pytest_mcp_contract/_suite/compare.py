@@ -100,6 +100,13 @@ def compare_snapshot(
     pytest.fail(writable(messages.schema_changed(tool_name, counts, lines, diff, shown)), pytrace=False)
 
 
+def changes_since(before: str, data: dict[str, Any]) -> list[Change] | str:
+    """What changed between a snapshot file's text and the tool's ``data`` (``document``), breaking
+    first, from a client's side; or why the text is not JSON."""
+    changes, old = _changes(before, data)
+    return _json_error(before) if old is _UNREADABLE else changes
+
+
 def versions_differ(listed: dict[str, Tool], fields: tuple[str, ...]) -> str | None:
     """Why a tool's listing differs between protocol versions (version -> the tool as listed under
     it, the first one first), shown as a diff of what is snapshotted; ``None`` when it does not.

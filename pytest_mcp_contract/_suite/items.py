@@ -1,6 +1,8 @@
 """The contract suite that needs no test code: items per tool of the configured server.
 
 * ``<ini file>::schema[<tool>]`` compares the tool with its snapshot file (``compare``);
+* ``<ini file>::against[<tool>]`` compares it with its snapshot at the ``--mcp-contract-against`` revision
+  (``against``; also for a tool only that revision has);
 * ``<ini file>::checks[<tool>]`` runs the tool-level checks;
 * ``<ini file>::call[<tool>-<case>]`` makes an example call (``cases``);
 * ``<ini file>::fuzz[<tool>]`` fuzzes it, with ``--mcp-contract-fuzz`` (``_fuzz``).
@@ -18,6 +20,7 @@ import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from urllib.parse import unquote
 
 import pytest
 from _pytest._code.code import ReprExceptionInfo, ReprFileLocation, ReprTracebackNative
@@ -279,14 +282,18 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
     for version, problem in listing.unlisted.items():  # a version no client of could list the tools
         items.append(_failing(suite, f"listing[{version}]", problem))
     stems: dict[str, str] = {}
+    base = settings.against.snapshots(folder) if settings.against is not None else None
     for name in sorted(tools):
         stem = file_stem(name)
         clash = stems.get(stem.lower())
         stems[stem.lower()] = name
         for kind, function in (
             ("schema", _schema_test(name, settings, clash, suite.unused)),
+            ("against", _against_test(name, settings, folder, base) if base is not None else None),
             ("checks", _checks_test(name, settings)),
         ):
+            if function is None:
+                continue
             item = ContractItem.from_parent(suite, name=f"{kind}[{name}]", callobj=function)
             # syrupy finds the snapshot file from the item's path (also on the xdist controller).
             item.path = snapshot_path(folder, name)
@@ -294,6 +301,15 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
             item.add_marker(MARKER)
             items.append(item)
         items += [_call_item(suite, folder, case) for case in listing.cases if case.tool == name and not case.from_file]
+    # Tools the base revision has and the server no longer lists: a break for every client that calls them.
+    for stem in sorted(set(base or ()) - {file_stem(name) for name in tools}):
+        name = unquote(stem)
+        function = _against_test(name, settings, folder, base or {}, listed=False)
+        item = ContractItem.from_parent(suite, name=f"against[{name}]", callobj=function)
+        item.path = folder  # its file is gone from the working tree, or soon will be
+        item.tool_name = name
+        item.add_marker(MARKER)
+        items.append(item)
     # The cases file's calls after every tool's own items, in the file's order: it may say "create, then read".
     items += [_call_item(suite, folder, case) for case in listing.cases if case.from_file]
     # Fuzzing last: hundreds of random calls (or a server they crash) must not change what the rest sees.
@@ -449,6 +465,29 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: 
 
     schema.__module__ = __name__  # what syrupy reads as the test's module
     return schema
+
+
+def _against_test(
+    tool_name: str, settings: Settings, folder: Path, base: dict[str, str], *, listed: bool = True
+) -> Callable[..., None]:
+    """The tool against its file at the ``--mcp-contract-against`` revision (``base``: stem -> text);
+    not ``listed``: a tool only the base has, which needs no session."""
+    from pytest_mcp_contract._run.paths import file_stem, snapshot_path
+
+    before = base.get(file_stem(tool_name))
+    gitbase = settings.against
+    shown = f"{gitbase.ref}:{gitbase.git_path(snapshot_path(folder, tool_name))}" if gitbase is not None else ""
+
+    def against(request: pytest.FixtureRequest, **_fixtures: Any) -> None:
+        __tracebackhide__ = True
+        from pytest_mcp_contract._suite.against import compare_with_base
+
+        tool = _listed(request, tool_name) if listed else None
+        server = _name(request) if listed else None
+        compare_with_base(request, tool_name, tool, before, settings, server=server, shown=shown)
+
+    against.__module__ = __name__
+    return against
 
 
 def _checks_test(tool_name: str, settings: Settings) -> Callable[..., None]:

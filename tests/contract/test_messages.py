@@ -91,6 +91,7 @@ def test_a_violation_reads_on_one_line() -> None:
 def test_every_check_has_a_next_step() -> None:
     assert sorted(CHECKS) == [
         "answer-unreadable",
+        "breaking-change",
         "content-mismatch",
         "content-prose",
         "input-crash",
