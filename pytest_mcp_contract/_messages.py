@@ -838,3 +838,7 @@ def _toml(value: Any) -> str:
 
 def _toml_key(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+
+
+ANNOTATION_CUT: Final = "… (cut here: the job's log has the whole failure)"
+"""Where a GitHub annotation stops, for a long failure (a snapshot's diff)."""

@@ -99,3 +99,12 @@ def _expand(value: str, setting: str, number: int, line: str) -> Value:
     if not names:
         return value
     return Secret(_VARIABLE.sub(lambda match: os.environ[match.group(1)], value), ", ".join(f"${{{n}}}" for n in names))
+
+
+def secret_values(lines: Iterable[str]) -> list[str]:
+    """The values of the set variables that ``${VAR}`` names in ``lines``: text a server may echo,
+    which output read outside the run (a CI log, a job summary) masks; longest first, so a value
+    inside another is masked with it."""
+    names = {name for line in lines for name in _VARIABLE.findall(line)}
+    values = {os.environ[name] for name in names if os.environ.get(name)}
+    return sorted(values, key=len, reverse=True)
