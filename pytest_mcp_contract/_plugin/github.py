@@ -151,7 +151,7 @@ class GithubPlugin:
         if self.stopped:
             terminalreporter.write_line(f"::{self.token}::")
             self.stopped = False
-        for annotation in sorted(self.annotations, key=lambda annotation: not annotation.breaking):
+        for annotation in ordered(self.annotations):
             terminalreporter.write_line(annotation.command())
 
     @pytest.hookimpl(wrapper=True)  # after the report plugin has read the run's end (removed tools, stale lines)
@@ -163,6 +163,11 @@ class GithubPlugin:
             with Path(summary).open("a", encoding="utf-8") as file:
                 file.write(self._mask(self.report.markdown()) + "\n")
         return result
+
+
+def ordered(annotations: list[Annotation]) -> list[Annotation]:
+    """Failures whose check is ``breaking-change`` first, the rest in the order they came."""
+    return sorted(annotations, key=lambda annotation: not annotation.breaking)
 
 
 def _place(item: pytest.Item, report: pytest.TestReport) -> tuple[Path | None, int | None]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import Project, edit_file, target
 from contract_servers.annotated import INJECTED, TOKEN_VARIABLE
+from docs_text import assert_says, quoted
 
 from pytest_mcp_contract._plugin.github import Annotation, escape_data, escape_property
 
@@ -229,3 +230,25 @@ def test_breaking_changes_are_annotated_first() -> None:
         Annotation("c", "z"),
     ]
     assert [annotation.test for annotation in ordered(annotations)] == ["b", "a", "c"]
+
+
+def test_what_a_reviewer_sees_is_what_the_page_quotes(
+    pytester: pytest.Pytester, in_example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The example project changed as the snapshots page changes it, run as the workflow of the report
+    page runs it: the annotation at the snapshot file and the job summary's table the page shows."""
+    server = in_example / "src" / "weather_service" / "server.py"
+    old = re.search(r"^class WeatherData\(BaseModel\):\n(?:    .*\n)+", server.read_text(), re.MULTILINE)
+    assert old is not None
+    edit_file(server, old.group(0), quoted("weather-data-changed") + "\n")
+    edit_file(server, '("temperature", "humidity", "conditions")', '("temperature", "conditions")')
+    summary = pytester.path / "step_summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(in_example))
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=39, failed=2)
+    errors = [line for line in result.stdout.lines if line.startswith("::error ")]
+    assert len(errors) == 2
+    assert_says("\n".join(errors), quoted("github-annotations"))
+    assert_says(summary.read_text(encoding="utf-8"), quoted("github-summary"))
