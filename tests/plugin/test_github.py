@@ -252,3 +252,30 @@ def test_what_a_reviewer_sees_is_what_the_page_quotes(
     assert len(errors) == 2
     assert_says("\n".join(errors), quoted("github-annotations"))
     assert_says(summary.read_text(encoding="utf-8"), quoted("github-summary"))
+
+
+def test_a_case_of_a_json_cases_file_is_annotated_at_its_object(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON has no [[case]] headers: the annotation is at the line the case's object opens on (a brace
+    inside a string or in the arguments does not count)."""
+    project.configure(target("annotated"), suite=True, mcp_contract_cases="cases.json")
+    (project.pytester.path / "cases.json").write_text(
+        '{"case": [\n  {"tool": "good", "id": "braces", "arguments": {"text": "{ \\" {"}},\n\n'
+        '  {\n    "tool": "mismatch"\n  }\n]}\n',
+        encoding="utf-8",
+    )
+    on_github(monkeypatch, project)
+    result = project.run("-k", "call")
+    result.assert_outcomes(passed=1, failed=1, deselected=6)
+    (error,) = [line for line in result.stdout.lines if line.startswith("::error ")]
+    assert error.startswith(
+        "::error file=cases.json,line=4,title=tox.ini%3A%3Acall[mismatch-case-2] (content-mismatch)::"
+    )
+
+
+def test_a_long_failure_is_cut_with_a_pointer_to_the_log() -> None:
+    command = Annotation("t.py::test", "x" * 10_000).command()
+    assert (
+        command == "::error title=t.py%3A%3Atest::" + "x" * 4000 + "… (cut here: the job's log has the whole failure)"
+    )
