@@ -146,6 +146,8 @@ class GithubPlugin:
         )
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """Commands resumed, then the annotations; and the job summary, which the report's own
+        ``pytest_sessionfinish`` has completed by now (pytest's terminal calls this hook after it)."""
         if self.worker:
             return
         if self.stopped:
@@ -153,16 +155,15 @@ class GithubPlugin:
             self.stopped = False
         for annotation in ordered(self.annotations):
             terminalreporter.write_line(annotation.command())
-
-    @pytest.hookimpl(wrapper=True)  # after the report plugin has read the run's end (removed tools, stale lines)
-    def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:
-        result = yield
         summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        if summary and not self.worker and not self.report.report.empty:
-            # Appended, as the runner's docs ask: other steps and jobs write to the same file.
+        if not summary or self.report.report.empty:
+            return
+        try:
+            # Appended, as the runner's docs ask: other steps write to the same file.
             with Path(summary).open("a", encoding="utf-8") as file:
                 file.write(self._mask(self.report.markdown()) + "\n")
-        return result
+        except OSError as error:
+            terminalreporter.write_line(messages.step_summary_unwritable(summary, error))
 
 
 def ordered(annotations: list[Annotation]) -> list[Annotation]:

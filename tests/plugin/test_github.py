@@ -279,3 +279,23 @@ def test_a_long_failure_is_cut_with_a_pointer_to_the_log() -> None:
     assert (
         command == "::error title=t.py%3A%3Atest::" + "x" * 4000 + "… (cut here: the job's log has the whole failure)"
     )
+
+
+def test_a_job_summary_that_cannot_be_written_is_told_and_the_run_keeps_its_verdict(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project.configure(target("annotated"))
+    project.tests('def test_good(mcp_contract):\n    mcp_contract.call_tool("good")\n')
+    on_github(monkeypatch, project)
+    folder = project.pytester.path / "summaries"
+    folder.mkdir()
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(folder))  # a folder: no file to append to
+    result = project.run()
+    result.assert_outcomes(passed=1)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        [
+            f"mcp-contract: the report could not be appended to GITHUB_STEP_SUMMARY ({folder}): Is a directory; "
+            "the runner sets it to a file of its own: unset it, or point it at a file you can write"
+        ]
+    )
