@@ -939,3 +939,15 @@ def _toml(value: Any) -> str:
 
 def _toml_key(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+
+
+ANNOTATION_CUT: Final = "… (cut here: the job's log has the whole failure)"
+"""Where a GitHub annotation stops, for a long failure (a snapshot's diff)."""
+
+
+def step_summary_unwritable(path: str, error: OSError) -> str:
+    """``$GITHUB_STEP_SUMMARY`` names a file the report cannot be appended to (the runner makes it: set by hand?)."""
+    return (
+        f"mcp-contract: the report could not be appended to GITHUB_STEP_SUMMARY ({path}): {error.strerror}; "
+        "the runner sets it to a file of its own: unset it, or point it at a file you can write"
+    )

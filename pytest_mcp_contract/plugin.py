@@ -12,7 +12,7 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client import note_exit_status
-from pytest_mcp_contract._plugin import calls, clients, marked, suite, xdist
+from pytest_mcp_contract._plugin import calls, clients, github, marked, suite, xdist
 from pytest_mcp_contract._plugin.keys import (
     EARLIER_SERVERS,
     LIFESPANS,
@@ -67,13 +67,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[RESTORE_SIGNALS] = reaper.interrupt_on_termination()
     config.stash[EARLIER_SERVERS] = reaper.recorded()
     xdist.start_worker(config)
+    report = ReportPlugin(settings)
     for name, plugin in [
-        ("mcp_contract_report", ReportPlugin(settings)),
+        ("mcp_contract_report", report),
         ("mcp_contract_calls", calls.CallsPlugin()),
         ("mcp_contract_stderr", StderrPlugin()),
         ("mcp_contract_xdist", xdist.XdistPlugin()),
     ]:
         config.pluginmanager.register(plugin, name)
+    github.register(config, report)  # under GitHub Actions only
     config.stash[POOL] = SessionPool(
         settings,
         triage=lambda *call: calls.triage(config, *call),

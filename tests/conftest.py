@@ -135,6 +135,17 @@ class Project:
         return self.pytester.runpytest(*args)
 
 
+GITHUB_ENV = ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE")
+"""What makes an inner run write for GitHub Actions (``_plugin/github``)."""
+
+
+@pytest.fixture(autouse=True)
+def _not_on_github(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inner runs write for GitHub Actions only where a test says so, also when this suite runs there."""
+    for name in GITHUB_ENV:
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Project:
     # Inner sessions must not believe they are xdist workers when the outer run uses -n.

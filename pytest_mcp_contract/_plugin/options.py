@@ -102,7 +102,8 @@ def add_options(parser: pytest.Parser) -> None:
         dest="mcp_contract_report",
         metavar="PATH",
         default=None,
-        help="Write a Markdown report of the contract run (schema changes, tool checks, calls) to PATH.",
+        help="Write a Markdown report of the contract run (schema changes, tool checks, calls) to PATH. "
+        "Under GitHub Actions it also goes to the job summary ($GITHUB_STEP_SUMMARY), without this option.",
     )
     group.addoption(
         "--mcp-contract-fuzz",

@@ -735,5 +735,9 @@ class ReportPlugin:
         if path is None:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.markdown(), encoding="utf-8")
+
+    def markdown(self) -> str:
+        """The Markdown report of this run (the file, and the job summary under GitHub Actions)."""
         # The records hold servers' words as they came (JSON reads a lone surrogate back): escape them.
-        path.write_text(writable(self.report.markdown(self.settings.target or "(set by a fixture)")), encoding="utf-8")
+        return writable(self.report.markdown(self.settings.target or "(set by a fixture)"))

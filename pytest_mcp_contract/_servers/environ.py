@@ -99,3 +99,16 @@ def _expand(value: str, setting: str, number: int, line: str) -> Value:
     if not names:
         return value
     return Secret(_VARIABLE.sub(lambda match: os.environ[match.group(1)], value), ", ".join(f"${{{n}}}" for n in names))
+
+
+_SHORTEST_SECRET: Final = 4
+
+
+def secret_values(lines: Iterable[str]) -> list[str]:
+    """The values of the set variables that ``${VAR}`` names in ``lines``: text a server may echo,
+    which output read outside the run (a CI log, a job summary) masks; longest first, so a value
+    inside another is masked with it."""
+    names = {name for line in lines for name in _VARIABLE.findall(line)}
+    # A value of a few characters ("1", "on") is no secret, and masking it would garble every message.
+    values = {os.environ[name] for name in names if len(os.environ.get(name, "")) >= _SHORTEST_SECRET}
+    return sorted(values, key=len, reverse=True)

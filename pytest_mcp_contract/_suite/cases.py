@@ -35,6 +35,10 @@ class Case:
     from_file: bool = False
     validate_arguments: bool = True
     """``validate_arguments = false``: send arguments the input schema refuses (a test of bad input)."""
+    file: Path | None = None
+    """The cases file it is written in (none for a schema's example), for a CI annotation at the case."""
+    line: int | None = None
+    """Its ``[[case]]`` header's line in a TOML cases file, its object's in JSON (none in an inline array)."""
 
     def hint(self) -> str:
         """What to do when the call breaks its contract: fix the tool, or say so where the case is."""
@@ -141,7 +145,42 @@ def load_cases(path: Path, shown: str, tools: Mapping[str, object]) -> list[Case
             f"mcp_contract_cases file {shown} holds no list of cases: write each as a [[case]] table "
             '(TOML) or an object in a "case" list (JSON), with tool and arguments.'
         )
-    return [_case(entry, index, f"{shown}, case {index}", tools) for index, entry in enumerate(entries, 1)]
+    cases = [_case(entry, index, f"{shown}, case {index}", tools) for index, entry in enumerate(entries, 1)]
+    # Neither tomllib nor json tells positions: the lines found are trusted only when each case has one.
+    lines = _header_lines(text) if path.suffix != ".json" else _object_lines(text, 2 if data is entries else 3)
+    if len(lines) != len(cases):
+        lines = [None] * len(cases)
+    return [replace(case, file=path, line=line) for case, line in zip(cases, lines, strict=True)]
+
+
+_HEADER: Final = re.compile(r"^[ \t]*\[\[[ \t]*case[ \t]*\]\]", re.MULTILINE)
+
+
+def _header_lines(text: str) -> list[int | None]:
+    """The line number of each ``[[case]]`` header, in the file's order (a header inside a multi-line
+    string would be counted too: then the count differs from the cases', and no line is given)."""
+    return [text.count("\n", 0, found.start()) + 1 for found in _HEADER.finditer(text)]
+
+
+def _object_lines(text: str, depth: int) -> list[int | None]:
+    """The line each JSON object at ``depth`` opens on (2: the cases of a list, 3: those of ``{"case": [...]}``;
+    an object of another top-level key counts too, and then no line is given)."""
+    lines: list[int | None] = []
+    level, line, in_string, escaped = 0, 1, False, False
+    for char in text:
+        if char == "\n":
+            line += 1
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            level += 1
+            if char == "{" and level == depth:
+                lines.append(line)
+        elif char in "]}":
+            level -= 1
+    return lines
 
 
 def _case(entry: object, index: int, where: str, tools: Mapping[str, object]) -> Case:

@@ -109,6 +109,8 @@ class ContractItem(pytest.Function):
     tool_name: str
     expected: list[Expectation] | None = None
     """What the item's case expects, judged like a test's markers (``None``: read its markers)."""
+    case: Case | None = None
+    """The example call a ``call[...]`` item makes (where it is written, for a CI annotation)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -331,6 +333,7 @@ def _call_item(suite: ContractSuite, folder: Path, case: Case) -> ContractItem:
     item.tool_name = case.tool
     item.add_marker(MARKER)
     item.expected = case.expectations  # judged like a marker's
+    item.case = case
     return item
 
 
