@@ -346,3 +346,30 @@ def test_a_base_file_that_is_not_json_is_named(repo: Project) -> None:
             "HEAD:mcp_contract_snapshots/weather/ping.json). Compare against a revision whose file is intact."
         ]
     )
+
+
+def test_the_documented_workflow_command_fails_a_pull_request_that_breaks_a_client(
+    repo: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # What actions/checkout with fetch-depth: 0 leaves: the base branch as origin/<base_ref>.
+    git(repo, "update-ref", "refs/remotes/origin/main", "main")
+    update_and_commit(repo, NO_HUMIDITY)
+    workflow = quoted("github-workflow")
+    command = next(line.split("run: ", 1)[1] for line in workflow.splitlines() if "run: pytest" in line)
+    args = command.replace("${{ github.base_ref }}", "main").split()[1:]
+    assert args == ["-n", "2", "--mcp-contract-against", "origin/main"]
+    summary = tmp_path / "step-summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(repo.pytester.path))
+    result = repo.run(*args)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    errors = [line for line in result.stdout.lines if line.startswith("::error ")]
+    assert len(errors) == 1, result.stdout.str()
+    assert errors[0].startswith(
+        "::error file=mcp_contract_snapshots/weather/get_weather.json,title=tox.ini%3A%3Aagainst[get_weather]"
+    ), errors[0]
+    assert "breaking-change" in errors[0]
+    assert "/output_schema/properties/humidity" in errors[0]
+    report = summary.read_text(encoding="utf-8")
+    assert report.index("Breaking changes against") < report.index("get_weather")
