@@ -83,7 +83,7 @@ def everywhere(
     (sent_under, sender), *others = legs
     outcome = send(sender)
     done = Everywhere(sent_under, outcome, {sent_under: judge(sender, outcome)})
-    done.replayed = bool(others) and replayable(sender.tools[name]) and not _gone(outcome)
+    done.replayed = bool(others) and replayable(sender.tools[name]) and not isinstance(outcome, NoAnswer)
     for version, client in others:
         if done.replayed:  # it says it changes nothing: ask again, as that version's client would
             done.found[version] = judge(client, send(client))
@@ -93,7 +93,3 @@ def everywhere(
         else:
             done.unjudged.append(version)
     return done
-
-
-def _gone(outcome: Outcome) -> bool:
-    return isinstance(outcome, NoAnswer)

@@ -35,8 +35,7 @@ from pytest_mcp_contract._contract.answer import (
     Triage,
     Unreadable,
 )
-from pytest_mcp_contract._contract.checks import Call, check_tool, stdout_noise, verdict
-from pytest_mcp_contract._contract.schema import compile_schema, instance_errors
+from pytest_mcp_contract._contract.checks import Call, argument_errors, check_tool, stdout_noise, verdict
 from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
 from pytest_mcp_contract._errors import (
@@ -47,7 +46,6 @@ from pytest_mcp_contract._errors import (
     UnknownToolError,
     public,
 )
-from pytest_mcp_contract._json.patterns import PatternTooSlow
 from pytest_mcp_contract._json.value import pointer
 from pytest_mcp_contract._sdk.client import SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
@@ -448,23 +446,11 @@ class ContractSession:
         return self._sdk.protocol_version if self._sdk is not None else None
 
     def check_arguments(self, name: str, arguments: dict[str, Any] | None) -> None:
-        """Raise :class:`InvalidArgumentsError` for arguments the tool's ``input_schema`` refuses.
-
-        Formats are not checked (a server may read them its own way); a schema that cannot be
-        compiled checks nothing, and a pattern that cannot be read the ECMA-262 way, or that takes
-        over its time budget, checks nothing either: their defects are the server's, never the test's.
-        """
+        """Raise :class:`InvalidArgumentsError` for arguments the tool's ``input_schema`` refuses, as the
+        judge reads them (``checks.argument_errors``: a schema or pattern it cannot read refuses nothing)."""
         __tracebackhide__ = True
         schema = self._tools[name].input_schema
-        if not isinstance(schema, dict):
-            return
-        compiled = compile_schema(schema)
-        if any(not problem.pattern for problem in compiled.problems):
-            return
-        try:
-            found = instance_errors(compiled, arguments or {})
-        except (RecursionError, PatternTooSlow):
-            return
+        found = argument_errors(schema, arguments)
         if found:
             problems = [*_unknown(schema, arguments), *((error.path, error.message) for error in found)]
             raise InvalidArgumentsError(name, arguments, problems)
@@ -556,7 +542,7 @@ class ContractSession:
         if isinstance(outcome, ErrorAnswer):  # expected, or carried: the caller gets the SDK's error
             raise outcome.raised
         if not isinstance(outcome, Answer):  # carried by the allow list: there is still no result
-            raise rpc_error(INTERNAL_ERROR, getattr(outcome, "why", "no result"))
+            raise rpc_error(INTERNAL_ERROR, outcome.why)
         return outcome.result
 
     def client_side(self, name: str, failed: ErrorAnswer | CallToolResult) -> str | None:

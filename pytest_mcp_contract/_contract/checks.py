@@ -18,7 +18,7 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.agreement import refused_values
 from pytest_mcp_contract._contract.answer import Answer, ErrorAnswer, NoAnswer, Outcome, RoundsWithoutEnd, Unreadable
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
-from pytest_mcp_contract._contract.schema import compile_schema, instance_errors, pattern_place
+from pytest_mcp_contract._contract.schema import InstanceError, compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.versions import OffModel, adapts_schema_to_version, has_object_rules
 from pytest_mcp_contract._contract.violations import (
     ERROR_WITH_TEXT,
@@ -135,16 +135,25 @@ def _error_answer(call: Call, error: ErrorAnswer) -> list[Violation]:
 
 def _allowed(tool: Tool, arguments: Mapping[str, Any] | None) -> bool:
     """Whether the input schema accepts the arguments (a schema that cannot be read refuses none)."""
-    schema = tool.input_schema
+    return not argument_errors(tool.input_schema, arguments)
+
+
+def argument_errors(schema: object, arguments: Mapping[str, Any] | None) -> list[InstanceError]:
+    """Why ``schema`` (a tool's ``input_schema``) refuses ``arguments``; nothing where it cannot tell.
+
+    Formats are not checked (a server may read them its own way); a schema that cannot be compiled,
+    or a pattern that cannot be read the ECMA-262 way or takes over its time budget, refuses nothing:
+    their defects are the server's, never the caller's.
+    """
     if not isinstance(schema, dict):
-        return True
+        return []
     compiled = compile_schema(schema)
     if any(not problem.pattern for problem in compiled.problems):
-        return True
+        return []
     try:
-        return not instance_errors(compiled, dict(arguments or {}))
+        return instance_errors(compiled, dict(arguments or {}))
     except (RecursionError, PatternTooSlow, PatternUnreadable):
-        return True
+        return []
 
 
 @public
