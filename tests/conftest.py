@@ -139,10 +139,15 @@ GITHUB_ENV = ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE")
 """What makes an inner run write for GitHub Actions (``_plugin/github``)."""
 
 
+CI_ENV = ("CI", "BUILD_NUMBER")
+"""What makes pytest print every failure's whole message in its short summary (``running_on_ci``)."""
+
+
 @pytest.fixture(autouse=True)
 def _not_on_github(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inner runs write for GitHub Actions only where a test says so, also when this suite runs there."""
-    for name in GITHUB_ENV:
+    """Inner runs write for GitHub Actions only where a test says so, also when this suite runs there; and
+    their short summary is the same on a CI machine as on a laptop."""
+    for name in (*GITHUB_ENV, *CI_ENV):
         monkeypatch.delenv(name, raising=False)
 
 
