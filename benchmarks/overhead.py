@@ -7,12 +7,16 @@ the same ``MCPServer``, in process or started as a command (this file with ``--s
 
 * ``sdk``: ``await client.call_tool(...)`` in a loop inside one task (the SDK validates each
   result against the output schema itself); the loop is entered once per batch;
-* ``contract``: ``mcp_contract.call_tool(...)`` from a plain sync test, every result checked.
+* ``contract``: ``mcp_contract.call_tool(...)`` from a plain sync test, every result checked;
+* ``coverage``: the same through a session that also counts contract coverage
+  (``--mcp-contract-coverage``), the end-of-run walk over the batch's answers included.
 
 Over stdio each side has a server process of its own.
 
 Workloads: 1,000 calls of a ``BaseModel`` tool and 100 calls of a ``list[Model]`` tool returning
-500 items. The ratio printed is contract time / SDK time (medians over rounds); target <= 1.10.
+500 items. The ratios printed are contract time / SDK time (medians over rounds; target <= 1.10) and
+coverage time / contract time (what counting coverage adds per call). The list's ``/result never empty``
+promise is never seen, so every one of its answers is walked item by item: the worst case.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:  # imported before pytest starts, the plugin could not be assertion-rewritten
     from pytest_mcp_contract import McpContract
+    from pytest_mcp_contract._contract.coverage import Coverage
 
 server = MCPServer("bench", log_level="WARNING")
 
@@ -118,37 +123,57 @@ def contract_batch(contract: McpContract, name: str, arguments: dict[str, Any], 
         contract.call_tool(name, arguments)
 
 
+def covered_batch(contract: McpContract, coverage: Coverage, name: str, arguments: dict[str, Any], count: int) -> None:
+    contract_batch(contract, name, arguments, count)
+    coverage.settle()  # the walk a run does once, at its end
+
+
 # Read from the environment: pytest imports this file again as a module, apart from __main__.
 ROUNDS = int(os.environ.get("MCP_CONTRACT_BENCH_ROUNDS", "7"))
 TRANSPORT = os.environ.get("MCP_CONTRACT_BENCH_TRANSPORT", "inprocess")
 
 
-def test_overhead(mcp_contract: McpContract) -> None:
+def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> None:
+    from pytest_mcp_contract import McpContract
+    from pytest_mcp_contract._contract.coverage import Coverage
+
     sdk = SdkHost()
+    coverage = Coverage()
+    counting = McpContract(mcp_contract_server, coverage=coverage)
     try:
-        for name, arguments, _count in WORKLOADS.values():  # warm up both paths
+        for name, arguments, _count in WORKLOADS.values():  # warm up every path
             sdk.batch(name, arguments, 20)
             contract_batch(mcp_contract, name, arguments, 20)
+            covered_batch(counting, coverage, name, arguments, 20)
         times: dict[tuple[str, str], list[float]] = {}
         for round_index in range(ROUNDS):
             for label, (name, arguments, count) in WORKLOADS.items():
                 runners: list[tuple[str, Callable[[], None]]] = [
                     ("sdk", functools.partial(sdk.batch, name, arguments, count)),
                     ("contract", functools.partial(contract_batch, mcp_contract, name, arguments, count)),
+                    ("coverage", functools.partial(covered_batch, counting, coverage, name, arguments, count)),
                 ]
                 if round_index % 2:
-                    runners.reverse()  # alternate who goes first, so drift hits both sides
+                    runners.reverse()  # alternate who goes first, so drift hits every side
                 for side, run in runners:
                     start = time.perf_counter()
                     run()
                     times.setdefault((label, side), []).append((time.perf_counter() - start) / count)
     finally:
+        counting.close()
         sdk.close()
-    print(f"\n{TRANSPORT}: {'workload':26} {'sdk us/call':>12} {'contract us/call':>17} {'ratio':>7}")
+    print(
+        f"\n{TRANSPORT}: {'workload':26} {'sdk us/call':>12} {'contract us/call':>17} {'ratio':>7} "
+        f"{'coverage us/call':>17} {'vs contract':>12}"
+    )
     for label in WORKLOADS:
         base = statistics.median(times[(label, "sdk")]) * 1e6
         ours = statistics.median(times[(label, "contract")]) * 1e6
-        print(f"{TRANSPORT}: {label:26} {base:12.1f} {ours:17.1f} {ours / base:7.3f}")
+        counted = statistics.median(times[(label, "coverage")]) * 1e6
+        print(
+            f"{TRANSPORT}: {label:26} {base:12.1f} {ours:17.1f} {ours / base:7.3f} {counted:17.1f} "
+            f"{counted / ours:12.3f}"
+        )
 
 
 def _run(transport: str) -> int:

@@ -951,3 +951,19 @@ def step_summary_unwritable(path: str, error: OSError) -> str:
         f"mcp-contract: the report could not be appended to GITHUB_STEP_SUMMARY ({path}): {error.strerror}; "
         "the runner sets it to a file of its own: unset it, or point it at a file you can write"
     )
+
+
+def bad_fail_under(source: str, given: str) -> str:
+    return (
+        f"{source} = {given!r} is not a percent: give a number from 0 to 100, e.g. {source.split(' ', maxsplit=1)[0]}"
+        f"{' ' if source.startswith('--') else ' = '}90"
+    )
+
+
+def coverage_below(total: str, least: float, weakest: list[str]) -> str:
+    """The run kept fewer promises than ``--mcp-contract-coverage-fail-under`` asks: what to do first."""
+    return (
+        f"FAIL: contract coverage {total} is below the {least:g} % required (--mcp-contract-coverage-fail-under). "
+        f"Weakest: {', '.join(weakest)}. Call those tools so their answers show the promises listed above "
+        "(a case in mcp_contract_cases, a test, or --mcp-contract-fuzz for a read-only tool), or lower the bar."
+    )

@@ -12,7 +12,7 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client import note_exit_status
-from pytest_mcp_contract._plugin import calls, clients, github, marked, suite, xdist
+from pytest_mcp_contract._plugin import calls, clients, coverage, github, marked, suite, xdist
 from pytest_mcp_contract._plugin.keys import (
     EARLIER_SERVERS,
     LIFESPANS,
@@ -78,6 +78,7 @@ def pytest_configure(config: pytest.Config) -> None:
     github.register(config, report)  # under GitHub Actions only
     config.stash[POOL] = SessionPool(
         settings,
+        coverage=coverage.start(config, settings),  # when a coverage option asks
         triage=lambda *call: calls.triage(config, *call),
         callbacks=lambda server: config.hook.pytest_mcp_contract_callbacks(server=server, config=config),
         names=config.stash.setdefault(SERVER_NAMES, ServerNames()),

@@ -66,6 +66,7 @@ from pytest_mcp_contract._servers.stdio_pipe import StdoutFault
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
 
+    from pytest_mcp_contract._contract.coverage import Coverage
     from pytest_mcp_contract._servers.names import ServerNames
 
 MAX_ROUNDS: Final = 10
@@ -98,6 +99,7 @@ class SessionOptions(TypedDict, total=False):
     version: str
     callbacks: Mapping[str, Any]
     names: ServerNames | None
+    coverage: Coverage | None
 
 
 class ContractSession:
@@ -114,9 +116,12 @@ class ContractSession:
         version: str = OFFERED[0],
         callbacks: Mapping[str, Any] | None = None,
         names: ServerNames | None = None,
+        coverage: Coverage | None = None,
     ) -> None:
         self.server = server
         self.target = as_target(server)
+        self.coverage = coverage
+        """The run's record of the output-schema promises its answers kept (``None``: not counted)."""
         """What the session asks of the server, whatever its kind."""
         self.names = names
         """The run's record of what each server called itself, told the name this session hears (``None``: no run's)."""
@@ -249,6 +254,8 @@ class ContractSession:
                 tools.update((tool.name, tool) for tool in page.tools)
                 cursor = page.next_cursor
                 if cursor is None:
+                    if self.coverage is not None:
+                        self.coverage.listed(self.server_name, tools.values())
                     return tools
         except ValidationError as error:  # the negotiated version's wire model rejects the listing
             refusal = self._off_model(error)
@@ -500,7 +507,13 @@ class ContractSession:
             check_formats=self.check_formats,
             noise=self._noise(),
         )
-        return verdict(call)
+        found = verdict(call)
+        if self.coverage is not None:
+            answered = isinstance(outcome, Answer) and not outcome.result.is_error
+            kept = answered and not self.unnoted(found)
+            value = outcome.result.structured_content if isinstance(outcome, Answer) else None
+            self.coverage.answered(self.server_name, name, arguments, outcome, value, kept=kept)
+        return found
 
     def _with_tool(self, name: str, outcome: Outcome, found: list[Violation]) -> list[Violation]:
         """A test's answered call also says what the tool's listing breaks (the generated suite's checks

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from mcp_types import CallToolResult
 
     from pytest_mcp_contract._contract.answer import Answer, Refusal, Triage
+    from pytest_mcp_contract._contract.coverage import Coverage
     from pytest_mcp_contract._servers.names import ServerNames
 
 T = TypeVar("T")
@@ -47,6 +48,7 @@ class McpContract(ClientFace):
         version: str = OFFERED[0],
         callbacks: Mapping[str, Any] | None = None,
         names: ServerNames | None = None,
+        coverage: Coverage | None = None,
     ) -> None:
         self._session = ContractSession(
             server,
@@ -57,6 +59,7 @@ class McpContract(ClientFace):
             version=version,
             callbacks=callbacks,
             names=names,
+            coverage=coverage,
         )
         opening = timeout if startup_timeout is None else startup_timeout
         self._host = LoopHost(

@@ -58,10 +58,11 @@ class _Unsupported(Exception):
     pass
 
 
-def compile_predicate(schema: Any, *, check_formats: bool = False) -> Predicate | None:
-    """A predicate equivalent to ``Draft202012Validator(schema).is_valid``, or ``None``."""
+def compile_predicate(schema: Any, *, check_formats: bool = False, root: Any = None) -> Predicate | None:
+    """A predicate equivalent to ``Draft202012Validator(schema).is_valid``, or ``None``; ``root``: the
+    document ``schema`` sits in, which its ``$ref`` s point into (by default ``schema`` itself)."""
     try:
-        return _Compiler(schema, check_formats).compile(schema)
+        return _Compiler(schema if root is None else root, check_formats).compile(schema)
     except (_Unsupported, re.error, *PATTERN_ERRORS, RecursionError, KeyError, TypeError, ValueError):
         return None
 

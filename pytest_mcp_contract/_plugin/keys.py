@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_mcp_contract._contract.coverage import Coverage
     from pytest_mcp_contract._contract.expect import Judge
     from pytest_mcp_contract._run.pool import SessionPool
     from pytest_mcp_contract._run.records import CallTally
@@ -45,6 +46,8 @@ RESTORE_SIGNALS: Final[pytest.StashKey[Callable[[], None]]] = pytest.StashKey()
 """Puts back the SIGTERM and SIGHUP handlers the run replaced."""
 LIFESPANS: Final[pytest.StashKey[Lifespans]] = pytest.StashKey()
 """What the run keeps open for the servers its factory targets made, closed at its end."""
+COVERAGE: Final[pytest.StashKey[Coverage]] = pytest.StashKey()
+"""Which promises of the output schemas the run's answers kept (only when a coverage option asks)."""
 SERVER_RECORDS: Final[pytest.StashKey[Path]] = pytest.StashKey()
 """On the xdist controller: the folder where workers record the servers they start (see ``_servers.reaper``)."""
 

@@ -106,6 +106,43 @@ def add_options(parser: pytest.Parser) -> None:
         "Under GitHub Actions it also goes to the job summary ($GITHUB_STEP_SUMMARY), without this option.",
     )
     group.addoption(
+        "--mcp-contract-coverage",
+        dest="mcp_contract_coverage",
+        action="store_true",
+        default=None,
+        help="After the summary, print which promises of each tool's output schema the run's answers kept "
+        "(each enum value, optional key present and absent, anyOf/oneOf branch ...): a percent per tool and the "
+        "promises never seen, by JSON pointer. Overrides ini mcp_contract_coverage.",
+    )
+    group.addoption(
+        "--mcp-contract-coverage-fail-under",
+        dest="mcp_contract_coverage_fail_under",
+        metavar="PERCENT",
+        default=None,
+        help="Fail the run when the contract coverage of all tools is below PERCENT (0-100). Overrides ini "
+        "mcp_contract_coverage_fail_under.",
+    )
+    group.addoption(
+        "--mcp-contract-coverage-json",
+        dest="mcp_contract_coverage_json",
+        metavar="PATH",
+        default=None,
+        help="Write the contract coverage as JSON to PATH (every promise of every tool, seen or not, and the "
+        "arguments of a call that kept it), for tools that track it over time.",
+    )
+    parser.addini(
+        "mcp_contract_coverage",
+        "Print the contract coverage after the summary, as --mcp-contract-coverage does.",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
+        "mcp_contract_coverage_fail_under",
+        "Fail the run when the contract coverage is below this percent, as for --mcp-contract-coverage-fail-under.",
+        type="string",
+        default="",
+    )
+    group.addoption(
         "--mcp-contract-fuzz",
         dest="mcp_contract_fuzz",
         metavar="N",

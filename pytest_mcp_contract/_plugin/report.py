@@ -24,7 +24,8 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._messages import label_versions
-from pytest_mcp_contract._plugin.keys import LISTING, SERVER_NAMES, SETTINGS, UNUSED
+from pytest_mcp_contract._plugin.coverage import markdown_lines
+from pytest_mcp_contract._plugin.keys import COVERAGE, LISTING, SERVER_NAMES, SETTINGS, UNUSED
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import PROPERTY, CallTally
 from pytest_mcp_contract._suite.schemadiff import KINDS
@@ -739,5 +740,9 @@ class ReportPlugin:
 
     def markdown(self) -> str:
         """The Markdown report of this run (the file, and the job summary under GitHub Actions)."""
+        text = self.report.markdown(self.settings.target or "(set by a fixture)")
+        coverage = self.session.config.stash.get(COVERAGE, None) if self.session is not None else None
+        if coverage is not None:
+            text += "\n" + "\n".join(markdown_lines(coverage, self.settings, self.report.main)) + "\n"
         # The records hold servers' words as they came (JSON reads a lone surrogate back): escape them.
-        return writable(self.report.markdown(self.settings.target or "(set by a fixture)"))
+        return writable(text)

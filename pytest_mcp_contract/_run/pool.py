@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Triage
+    from pytest_mcp_contract._contract.coverage import Coverage
     from pytest_mcp_contract._run.settings import Settings
 
 
@@ -52,8 +53,11 @@ class SessionPool:
         triage: Triage | None = None,
         callbacks: Callable[[object], Mapping[str, Any] | None] | None = None,
         names: ServerNames | None = None,
+        coverage: Coverage | None = None,
     ) -> None:
         self._settings = settings
+        self.coverage = coverage
+        """Told every listing and answer of the sessions opened here, when the run counts contract coverage."""
         self.names = names if names is not None else ServerNames()
         """What each server outside this process called itself this run, told by the sessions opened here."""
         self._callbacks = callbacks
@@ -171,6 +175,7 @@ class SessionPool:
             "triage": self.triage,
             "startup_timeout": settings.startup_timeout,
             "names": self.names,
+            "coverage": self.coverage,
         }
 
     @asynccontextmanager

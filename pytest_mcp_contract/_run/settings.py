@@ -8,7 +8,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import pytest
 
@@ -79,6 +79,17 @@ class Settings:
     """The versions the client offers, in order: the suite checks under each, a test's own calls use the first."""
     against: GitBase | None = None
     """The revision whose committed snapshots every tool is compared with (``--mcp-contract-against``)."""
+    coverage: bool = False
+    """Print the contract coverage after the summary (``--mcp-contract-coverage``)."""
+    coverage_fail_under: float | None = None
+    """The least contract coverage, in percent, a run may end with (``--mcp-contract-coverage-fail-under``)."""
+    coverage_json: Path | None = None
+    """Where to write the contract coverage as JSON (``--mcp-contract-coverage-json``)."""
+
+    @property
+    def counting(self) -> bool:
+        """Whether the run counts the promises its answers keep (any coverage option asks it to)."""
+        return self.coverage or self.coverage_fail_under is not None or self.coverage_json is not None
 
     @property
     def noted(self) -> frozenset[str]:
@@ -108,6 +119,8 @@ INI_KEYS: Final = (
     "mcp_contract_fuzz_deadline",
     "mcp_contract_fuzz_writes",
     "mcp_contract_fuzz_allow",
+    "mcp_contract_coverage",
+    "mcp_contract_coverage_fail_under",
     "mcp_contract_against",
 )
 """Every ini key the plugin registers (``_plugin.options``), to name the one a typo meant."""
@@ -258,7 +271,32 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         ),
         protocol_versions=_protocol_versions(cast("list[str]", config.getini("mcp_contract_protocol_versions"))),
         against=against,
+        **_coverage(config),
     )
+
+
+def _coverage(config: pytest.Config) -> dict[str, Any]:
+    """The coverage options, checked: a fail-under that is not a percent stops the run."""
+    shown = config.getoption("mcp_contract_coverage")
+    fail_under: str | None = config.getoption("mcp_contract_coverage_fail_under")
+    source = "--mcp-contract-coverage-fail-under"
+    if fail_under is None:
+        fail_under = cast("str", config.getini("mcp_contract_coverage_fail_under")).strip() or None
+        source = "mcp_contract_coverage_fail_under"
+    least = None
+    if fail_under is not None:
+        try:
+            least = float(fail_under)
+        except ValueError:
+            least = math.nan
+        if not 0 <= least <= 100:
+            raise pytest.UsageError(messages.bad_fail_under(source, fail_under))
+    written = config.getoption("mcp_contract_coverage_json")
+    return {
+        "coverage": bool(config.getini("mcp_contract_coverage") if shown is None else shown),
+        "coverage_fail_under": least,
+        "coverage_json": (Path(config.invocation_params.dir) / written).resolve() if written else None,
+    }
 
 
 def _against(config: pytest.Config, project: Path, snapshot_dir: Path) -> GitBase | None:

@@ -1,0 +1,504 @@
+"""Contract coverage: which promises of each tool's output schema the answers that kept it were seen to keep.
+
+A promise is a shape a client must be ready for, at a place of the schema: each optional property
+present and absent, each ``enum`` value and ``const``, each ``anyOf``/``oneOf`` branch (taken when the
+value validates against it), each type of a place with several, each array empty and with an item,
+each map (``additionalProperties``) with a key; and, for every tool, one answer that kept its contract.
+``$ref`` s are followed; a reference met again below itself counts at the place it was first met, so a
+recursive model has finitely many promises and a deep value still counts.
+
+Cheap on the path of a call: a session only notes the answer (:meth:`Coverage.answered`); the walk
+over the value happens once, at the end (:meth:`Coverage.settle`). Under pytest-xdist each worker
+settles its own and the controller merges them (:meth:`Coverage.to_json`, :meth:`Coverage.merge`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from pytest_mcp_contract._contract.fastschema import compile_predicate
+from pytest_mcp_contract._contract.schema import compile_schema
+from pytest_mcp_contract._json.patterns import ERRORS as PATTERN_ERRORS
+from pytest_mcp_contract._json.patterns import PatternTooSlow
+from pytest_mcp_contract._json.schemaform import canonical, enum_values, json_type, lookup, type_names
+from pytest_mcp_contract._json.value import pointer, render
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from mcp_types import Tool
+
+MAX_PROMISES: Final = 1000
+"""Per tool: a schema with more (a generated giant) is counted up to here, and says so."""
+MAX_DEPTH: Final = 40
+"""Schema nesting followed when listing the promises."""
+PENDING: Final = 2000
+"""Answers noted before they are walked anyway: memory stays flat in a long fuzz run."""
+ANSWERED: Final = "answered"
+"""The promise every tool makes: an answer that keeps its contract."""
+
+_NOUNS: Final = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "array": "an array",
+    "object": "an object",
+    "null": "null",
+}
+
+
+@dataclass(frozen=True)
+class Promise:
+    """One thing the schema lets an answer be, at a place (``pointer``: property names, ``items``,
+    ``anyOf/N`` ... from the root of the structured content)."""
+
+    id: str
+    pointer: str
+    kind: str
+    """``answered``, ``value``, ``present``, ``absent``, ``branch``, ``type``, ``empty``, ``item``, ``key``."""
+    detail: str = ""
+    """The value as JSON, the type's name, or the branch's name."""
+    group: str = ""
+    """Promises that are alternatives of one another (the values of one enum, present and absent ...)."""
+
+    @property
+    def unseen(self) -> str:
+        """How a report says it was never seen: ``/status: "down" never seen``."""
+        where = self.pointer or "(root)"
+        if self.kind == ANSWERED:
+            return "no answer that kept the contract"
+        if self.kind == "value":
+            return f"{where}: {self.detail} never seen"
+        if self.kind == "branch":
+            return f"{where}{f' ({self.detail})' if self.detail else ''} never taken"
+        if self.kind == "type":
+            return f"{where} never {_NOUNS.get(self.detail, self.detail)}"
+        words = {"present": "never present", "absent": "never absent", "empty": "never empty"}
+        return f"{where} {words.get(self.kind, 'never with an item' if self.kind == 'item' else 'never with a key')}"
+
+    @property
+    def shown(self) -> str:
+        """The promise itself, as a sibling that was seen is named: ``"ok"``, ``present``, ``Forecast``."""
+        if self.kind in ("value", "branch") and self.detail:
+            return self.detail
+        if self.kind == "type":
+            return _NOUNS.get(self.detail, self.detail)
+        return {"item": "with an item", "key": "with a key"}.get(self.kind, self.kind)
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "pointer": self.pointer, "kind": self.kind, "detail": self.detail, "group": self.group}
+
+
+@dataclass(frozen=True)
+class _At:
+    """Where the schema is read: its JSON pointer, the references entered above (each with the place it
+    was first met at), and how deep."""
+
+    pointer: str
+    refs: Mapping[str, _Place]
+    depth: int = 0
+
+    def down(self, part: str, refs: Mapping[str, _Place] | None = None) -> _At:
+        return _At(f"{self.pointer}{part}", self.refs if refs is None else refs, self.depth + 1)
+
+
+@dataclass(eq=False)
+class _Place:
+    """Where a value sits in the schema, and what to note about a value met there."""
+
+    pointer: str
+    values: dict[str, str] = field(default_factory=dict)
+    """Canonical JSON of an ``enum`` value or ``const`` -> its promise."""
+    types: list[tuple[str, str]] = field(default_factory=list)
+    branches: list[tuple[str, Callable[[Any], bool], _Place]] = field(default_factory=list)
+    properties: dict[str, tuple[_Place, str | None, str | None]] = field(default_factory=dict)
+    """Name -> its place and, if optional, its present and absent promises."""
+    map: tuple[str, _Place] | None = None
+    array: tuple[str | None, str | None, _Place | None, list[_Place]] | None = None
+    """Its empty and with-an-item promises, the place of its items and of its ``prefixItems``."""
+    also: list[_Place] = field(default_factory=list)
+    """Read at the same value: ``allOf`` parts, ``$ref`` targets."""
+
+
+class Plan:
+    """The promises of one output schema, and how to tell which a value keeps."""
+
+    def __init__(self, schema: Any) -> None:
+        self.root = schema
+        self.promises: dict[str, Promise] = {}
+        self.truncated = False
+        self._validator: Any = None
+        self.top = _Place("")
+        self.add(Promise(ANSWERED, "", ANSWERED))
+        if isinstance(schema, dict):
+            compiled = compile_schema(schema)
+            self._validator = compiled.validator if not compiled.problems else None
+            self._fill(self.top, schema, _At("", {}))
+
+    @classmethod
+    def given(cls, promises: list[Promise], truncated: bool) -> Plan:
+        """The promises another process listed (nothing left to walk here)."""
+        plan = cls(None)
+        plan.promises = {promise.id: promise for promise in promises}
+        plan.truncated = truncated
+        return plan
+
+    def add(self, promise: Promise) -> str | None:
+        """The promise's id, or ``None`` past :data:`MAX_PROMISES`."""
+        if promise.id not in self.promises:
+            if len(self.promises) >= MAX_PROMISES:
+                self.truncated = True
+                return None
+            self.promises[promise.id] = promise
+        return promise.id
+
+    def _fill(self, place: _Place, node: Any, at: _At) -> None:
+        """Note in ``place`` the promises of schema ``node`` (read at ``at``)."""
+        if not isinstance(node, dict) or at.depth > MAX_DEPTH:
+            return
+        where = place.pointer
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref in at.refs:  # met again below itself: its values count where it was first met
+                place.also.append(at.refs[ref])
+            elif (target := lookup(self.root, ref)) is not None:
+                inner = _Place(where)
+                place.also.append(inner)
+                self._fill(inner, target, _At(ref[1:], {**at.refs, ref: inner}, at.depth + 1))
+        for index, part in enumerate(node.get("allOf", []) if isinstance(node.get("allOf"), list) else []):
+            inner = _Place(where)
+            place.also.append(inner)
+            self._fill(inner, part, at.down(f"/allOf/{index}"))
+        self._values(place, node)
+        declared = sorted(type_names(node.get("type")))
+        if len(declared) > 1:
+            for name in declared:
+                if (
+                    found := self.add(Promise(f"type {where} {name}", where, "type", name, f"type {where}"))
+                ) is not None:
+                    place.types.append((name, found))
+        for keyword in ("anyOf", "oneOf"):
+            branches = node.get(keyword)
+            if isinstance(branches, list):
+                self._branches(place, keyword, branches, at)
+        self._object(place, node, at)
+        self._array(place, node, at)
+
+    def _values(self, place: _Place, node: dict[str, Any]) -> None:
+        where = place.pointer
+        values = enum_values(node) if isinstance(node.get("enum"), list) else []
+        if "const" in node:
+            values.append(node["const"])
+        for value in values:
+            text = canonical(value)
+            promise = Promise(f"value {where} {text}", where, "value", render(value, 60), f"value {where}")
+            if (found := self.add(promise)) is not None:
+                place.values[text] = found
+
+    def _branches(self, place: _Place, keyword: str, branches: list[Any], at: _At) -> None:
+        for index, branch in enumerate(branches):
+            if branch is False:
+                continue  # no value takes it: nothing to see
+            inside = f"{place.pointer}/{keyword}/{index}"
+            promise = Promise(f"branch {inside}", inside, "branch", _branch_name(branch), f"branch {place.pointer}")
+            found = self.add(promise)
+            if found is None:
+                return
+            inner = _Place(inside)
+            inside_at = at.down(f"/{keyword}/{index}")
+            place.branches.append((found, self._predicate(branch, inside_at.pointer), inner))
+            self._fill(inner, branch, inside_at)
+
+    def _object(self, place: _Place, node: dict[str, Any], at: _At) -> None:
+        properties = node.get("properties")
+        required = node["required"] if isinstance(node.get("required"), list) else []
+        if isinstance(properties, dict):
+            for name, sub in properties.items():
+                inner = _Place(f"{place.pointer}{pointer([name])}")
+                present = absent = None
+                if name not in required and sub is not False:
+                    present = self.add(Promise(f"present {inner.pointer}", inner.pointer, "present", "", inner.pointer))
+                    absent = self.add(Promise(f"absent {inner.pointer}", inner.pointer, "absent", "", inner.pointer))
+                place.properties[str(name)] = (inner, present, absent)
+                self._fill(inner, sub, at.down(f"/properties{pointer([name])}"))
+        extra = node.get("additionalProperties")
+        # A map: values under keys nobody named (dict[str, X]); patternProperties keep their own keys.
+        if (isinstance(extra, dict) or (extra is True and not properties)) and "patternProperties" not in node:
+            inner = _Place(f"{place.pointer}/additionalProperties")
+            found = self.add(Promise(f"key {place.pointer}", place.pointer, "key", "", f"key {place.pointer}"))
+            if found is not None:
+                place.map = (found, inner)
+                self._fill(inner, extra, at.down("/additionalProperties"))
+
+    def _array(self, place: _Place, node: dict[str, Any], at: _At) -> None:
+        items, prefix = node.get("items"), node.get("prefixItems")
+        if "array" not in type_names(node.get("type")) and items is None and prefix is None:
+            return
+        where = place.pointer
+        least = node.get("minItems", 0)
+        most = node.get("maxItems")
+        can_hold = most != 0 and not (items is False and not prefix)
+        empty = (
+            self.add(Promise(f"empty {where}", where, "empty", "", f"size {where}"))
+            if isinstance(least, int) and least <= 0
+            else None
+        )
+        item = self.add(Promise(f"item {where}", where, "item", "", f"size {where}")) if can_hold else None
+        inner: _Place | None = None
+        if isinstance(items, dict):
+            inner = _Place(f"{where}/items")
+            self._fill(inner, items, at.down("/items"))
+        leading: list[_Place] = []
+        for index, sub in enumerate(prefix if isinstance(prefix, list) else []):
+            leading.append(_Place(f"{where}/prefixItems/{index}"))
+            self._fill(leading[-1], sub, at.down(f"/prefixItems/{index}"))
+        place.array = (empty, item, inner, leading)
+
+    def _predicate(self, branch: Any, at: str) -> Callable[[Any], bool]:
+        """Whether a value validates against the branch at schema pointer ``at`` (read as the checks read it)."""
+        quick = compile_predicate(branch, root=self.root)
+        validator = self._validator
+        if quick is None and validator is not None:
+            from urllib.parse import quote
+
+            quick = validator.evolve(schema={"$ref": "#" + quote(at, safe="/~")}).is_valid
+        if quick is None:
+            return lambda _value: False
+        check = quick
+
+        def taken(value: Any) -> bool:
+            try:
+                return bool(check(value))
+            except (PatternTooSlow, RecursionError, *PATTERN_ERRORS, Exception):
+                return False  # it cannot say: not counted as taken
+
+        return taken
+
+    def kept(self, value: Any, into: set[str]) -> None:
+        """Add to ``into`` every promise ``value`` (an answer's structured content) keeps."""
+        into.add(ANSWERED)
+        total = len(self.promises)
+        stack: list[tuple[_Place, Any]] = [(self.top, value)]
+        visited: set[tuple[int, int]] = set()
+        while stack and len(into) < total:
+            place, found = stack.pop()
+            key = (id(place), id(found))
+            if key in visited:  # a reference that leads back to itself at the same value
+                continue
+            visited.add(key)
+            if place.values:
+                hit = place.values.get(canonical(found))
+                if hit is not None:
+                    into.add(hit)
+            if place.types:
+                kinds = json_type(found)
+                into.update(promise for name, promise in place.types if name in kinds)
+            for promise, taken, inner in place.branches:
+                if taken(found):
+                    into.add(promise)
+                    stack.append((inner, found))
+            if isinstance(found, dict):
+                self._kept_object(place, found, into, stack)
+            elif isinstance(found, list) and place.array is not None:
+                empty, item, each, leading = place.array
+                marked = item if found else empty
+                if marked is not None:
+                    into.add(marked)
+                for index, element in enumerate(found):
+                    if index < len(leading):
+                        stack.append((leading[index], element))
+                    elif each is not None:
+                        stack.append((each, element))
+            stack += [(other, found) for other in place.also]
+
+    @staticmethod
+    def _kept_object(place: _Place, found: dict[str, Any], into: set[str], stack: list[tuple[_Place, Any]]) -> None:
+        for name, (inner, present, absent) in place.properties.items():
+            if name in found:
+                if present is not None:
+                    into.add(present)
+                stack.append((inner, found[name]))
+            elif absent is not None:
+                into.add(absent)
+        if place.map is not None:
+            promise, inner = place.map
+            keys = [key for key in found if key not in place.properties]
+            if keys:
+                into.add(promise)
+                stack += [(inner, found[key]) for key in keys]
+
+
+def _branch_name(branch: Any) -> str:
+    """A branch as a reader knows it: its title, the model it refers to, its type or its value."""
+    if not isinstance(branch, dict):
+        return ""
+    if isinstance(branch.get("title"), str):
+        return render(branch["title"], 40).strip('"')
+    ref = branch.get("$ref")
+    if isinstance(ref, str) and "/" in ref:
+        return render(ref.rsplit("/", 1)[-1], 40).strip('"')
+    if "const" in branch:
+        return render(branch["const"], 40)
+    names = type_names(branch.get("type"))
+    return " or ".join(sorted(names))
+
+
+@dataclass
+class ToolCoverage:
+    """What one tool promised and which of its promises were seen kept."""
+
+    server: str
+    tool: str
+    schema: Any = None
+    read_only: bool = False
+    calls: int = 0
+    kept: int = 0
+    seen: dict[str, Any] = field(default_factory=dict)
+    """Promise id -> the arguments of the first call that kept it (``None``: not known)."""
+    _plan: Plan | None = None
+
+    def plan(self) -> Plan:
+        if self._plan is None:
+            self._plan = Plan(self.schema)
+        return self._plan
+
+    @property
+    def promises(self) -> list[Promise]:
+        return list(self.plan().promises.values())
+
+    @property
+    def truncated(self) -> bool:
+        return self.plan().truncated
+
+    @property
+    def unseen(self) -> list[Promise]:
+        return [promise for promise in self.promises if promise.id not in self.seen]
+
+    @property
+    def counted(self) -> int:
+        return sum(promise.id in self.seen for promise in self.promises)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "server": self.server,
+            "tool": self.tool,
+            "read_only": self.read_only,
+            "calls": self.calls,
+            "kept": self.kept,
+            "truncated": self.truncated,
+            "promises": [promise.to_json() for promise in self.promises],
+            "seen": self.seen,
+        }
+
+
+@dataclass
+class _Noted:
+    key: tuple[str, str]
+    arguments: Any
+    outcome: object
+    value: Any
+    kept: bool
+
+
+class Coverage:
+    """The run's record of the promises seen kept, per (server, tool)."""
+
+    def __init__(self) -> None:
+        self.tools: dict[tuple[str, str], ToolCoverage] = {}
+        self._pending: list[_Noted] = []
+
+    def listed(self, server: str, tools: Iterable[Tool]) -> None:
+        """A session listed ``server``'s tools: each counts, called or not."""
+        for tool in tools:
+            entry = self.tools.setdefault((server, tool.name), ToolCoverage(server, tool.name))
+            schema = tool.output_schema
+            if entry._plan is not None and schema != entry.schema:
+                entry._plan = None  # the listing changed: count against what it says now
+            entry.schema = schema
+            annotations = tool.annotations
+            entry.read_only = bool(annotations is not None and annotations.read_only_hint)
+
+    def answered(
+        self, server: str, tool: str, arguments: Mapping[str, Any] | None, outcome: object, value: Any, *, kept: bool
+    ) -> None:
+        """One answer a session judged: ``value`` its structured content, ``kept`` whether it kept the
+        contract with a result. Another version's session reading the same answer adds no call."""
+        last = self._pending[-1] if self._pending else None
+        if last is not None and last.outcome is outcome and last.key == (server, tool):
+            last.kept = last.kept and kept  # kept only if every version's judge found it so
+            return
+        self._pending.append(_Noted((server, tool), dict(arguments) if arguments else arguments, outcome, value, kept))
+        if len(self._pending) > PENDING:
+            self.settle(keep_last=True)
+
+    def settle(self, *, keep_last: bool = False) -> None:
+        """Walk the answers noted so far (the last one stays while another version may still read it)."""
+        pending, self._pending = (self._pending[:-1], self._pending[-1:]) if keep_last else (self._pending, [])
+        for noted in pending:
+            entry = self.tools.setdefault(noted.key, ToolCoverage(*noted.key))
+            entry.calls += 1
+            if not noted.kept:
+                continue
+            entry.kept += 1
+            plan = entry.plan()
+            if len(entry.seen) >= len(plan.promises):
+                continue  # every promise seen already
+            found: set[str] = set()
+            plan.kept(noted.value, found)
+            for promise in found - entry.seen.keys():
+                entry.seen[promise] = noted.arguments
+
+    def to_json(self) -> list[dict[str, Any]]:
+        self.settle()
+        return [entry.to_json() for entry in self.tools.values()]
+
+    def merge(self, data: list[dict[str, Any]]) -> None:
+        """Add what another process (an xdist worker) counted."""
+        for tool in data:
+            key = (tool["server"], tool["tool"])
+            entry = self.tools.setdefault(key, ToolCoverage(*key))
+            if entry.schema is None and entry._plan is None:  # listed only there: its promises as they came
+                entry._plan = Plan.given([Promise(**promise) for promise in tool["promises"]], tool["truncated"])
+            entry.read_only = entry.read_only or tool["read_only"]
+            entry.calls += tool["calls"]
+            entry.kept += tool["kept"]
+            for promise, arguments in tool["seen"].items():
+                entry.seen.setdefault(promise, arguments)
+
+    def totals(self) -> tuple[int, int]:
+        """Promises seen kept, and promises, over every tool."""
+        self.settle()
+        return sum(entry.counted for entry in self.tools.values()), sum(len(e.promises) for e in self.tools.values())
+
+
+def percent(seen: int, total: int) -> float:
+    return 100.0 * seen / total if total else 100.0
+
+
+def shown_percent(seen: int, total: int) -> str:
+    """Whole percent, never rounded up to 100 (``99 %`` while one promise is unseen)."""
+    exact = percent(seen, total)
+    return f"{int(exact) if seen < total else 100} %"
+
+
+def shown_arguments(arguments: Any) -> str:
+    return "no arguments" if not arguments else render(arguments, 60)
+
+
+def sibling(tool: ToolCoverage, promise: Promise) -> tuple[Promise, Any] | None:
+    """A promise of the same group that was seen, with the arguments that kept it (a hint for a case)."""
+    for other in tool.promises:
+        if other.group == promise.group and other.id != promise.id and other.id in tool.seen:
+            arguments = tool.seen[other.id]
+            if arguments is not None:
+                return other, arguments
+    return None
+
+
+def dumps(coverage: Coverage) -> str:
+    """The coverage as JSON text, for a file."""
+    return json.dumps(coverage.to_json(), sort_keys=True)
