@@ -146,6 +146,12 @@ def test_the_summary_is_the_example_projects(pytester: pytest.Pytester, in_examp
     assert_says(result.stdout.str(), quoted("summary"))
 
 
+def test_the_coverage_is_the_example_projects(pytester: pytest.Pytester, in_example: Path) -> None:
+    result = _run_example(pytester, "--mcp-contract-coverage")
+    result.assert_outcomes(passed=41)
+    assert_says(result.stdout.str(), quoted("coverage"))
+
+
 def test_the_suite_items_are_the_example_projects(pytester: pytest.Pytester, in_example: Path) -> None:
     collected = set(_run_example(pytester, "--collect-only", "-q").stdout.lines)
     listed = [line.split()[0] for line in quoted("suite-items").splitlines()]
