@@ -240,7 +240,8 @@ def markdown_lines(coverage: Coverage, settings: Settings, main: str = "") -> li
         )
     details = unseen_lines(tools, settings, several, limit=200)
     if details:
-        lines += ["", "```text", *details, "```"]
+        # A server's words (an enum value, a title) must not close the fence: no backtick gets in raw.
+        lines += ["", "```text", *(line.replace("`", "\\u0060") for line in details), "```"]
     return lines
 
 

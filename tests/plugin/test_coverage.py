@@ -238,3 +238,41 @@ def test_calls_through_a_client_of_the_tests_own_count_too(project: Project) -> 
     result = project.run("--mcp-contract-coverage")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["status         8       0  100 %      3", "uptime         1       1    0 %      0"])
+
+
+HOSTILE = """
+import sys
+
+sys.path.insert(0, {root!r})
+
+from contract_servers.wire import WireTool, build
+
+SCHEMA = {{
+    "type": "object",
+    "properties": {{
+        "mode": {{"enum": ["a", "```\\n# injected", "\\u0000|`x`|"]}},
+        "shape": {{"anyOf": [{{"title": "```", "type": "string"}}, {{"title": "|pipe|", "type": "integer"}}]}},
+    }},
+    "required": ["mode", "shape"],
+}}
+server = build([WireTool("odd|tool`", SCHEMA, {{"mode": "a", "shape": "s"}}, ['{{"mode": "a", "shape": "s"}}'])])
+"""
+
+
+def test_a_servers_words_break_neither_the_report_nor_the_json(project: Project) -> None:
+    project.pytester.makepyfile(hostile=HOSTILE.format(root=str(SERVERS.parent)))
+    project.configure("hostile.py:server")
+    project.tests('def test_odd(mcp_contract):\n    mcp_contract.call_tool("odd|tool`")\n')
+    result = project.run(
+        "--mcp-contract-coverage", "--mcp-contract-report", "r.md", "--mcp-contract-coverage-json", "c.json"
+    )
+    result.assert_outcomes(passed=1)
+    report = (project.pytester.path / "r.md").read_text(encoding="utf-8")
+    section = report.split("## Contract coverage", 1)[1]
+    assert section.count("```") == 2  # the fence opens and closes once: no value closes it
+    assert "\n# injected" not in report
+    assert '| `"odd\\u007ctool\\u0060"` | 6 | 3 | 50 % | 1 |' in section
+    data = json.loads((project.pytester.path / "c.json").read_text(encoding="utf-8"))
+    assert data["tools"][0]["tool"] == "odd|tool`"
+    unseen = {item["detail"] for item in data["tools"][0]["unseen"]}
+    assert unseen == {'"```\\n# injected"', '"\\u0000|`x`|"', "|pipe|"}
