@@ -122,6 +122,46 @@ class _Place:
     """Its empty and with-an-item promises, the place of its items and of its ``prefixItems``."""
     also: list[_Place] = field(default_factory=list)
     """Read at the same value: ``allOf`` parts, ``$ref`` targets."""
+    fertile: bool = True
+    """It, or a place below it, has a promise: a value met where none is would be walked for nothing."""
+
+    def own(self) -> bool:
+        """Whether a promise is noted here (not below)."""
+        optional = any(present is not None for _inner, present, _absent in self.properties.values())
+        sized = self.array is not None and (self.array[0] is not None or self.array[1] is not None)
+        return bool(self.values or self.types or self.branches or optional or self.map or sized)
+
+    def below(self) -> list[_Place]:
+        inner = [place for _id, _taken, place in self.branches]
+        inner += [place for place, _present, _absent in self.properties.values()]
+        inner += [self.map[1]] if self.map is not None else []
+        if self.array is not None:
+            inner += [*([self.array[2]] if self.array[2] is not None else []), *self.array[3]]
+        return inner + self.also
+
+
+def _mark_fertile(top: _Place) -> None:
+    """Mark the places with no promise at or below them, so a walk skips them (a list of 500 records
+    whose model promises nothing costs nothing). References can loop: a fixpoint, not a recursion."""
+    places: list[_Place] = []
+    known: set[int] = set()
+    stack = [top]
+    while stack:
+        place = stack.pop()
+        if id(place) not in known:
+            known.add(id(place))
+            places.append(place)
+            stack += place.below()
+    fertile = {id(place) for place in places if place.own()}
+    grown = True
+    while grown:
+        grown = False
+        for place in places:
+            if id(place) not in fertile and any(id(inner) in fertile for inner in place.below()):
+                fertile.add(id(place))
+                grown = True
+    for place in places:
+        place.fertile = id(place) in fertile
 
 
 class Plan:
@@ -138,6 +178,7 @@ class Plan:
             compiled = compile_schema(schema)
             self._validator = compiled.validator if not compiled.problems else None
             self._fill(self.top, schema, _At("", {}))
+            _mark_fertile(self.top)
 
     @classmethod
     def given(cls, promises: list[Promise], truncated: bool) -> Plan:
@@ -286,6 +327,8 @@ class Plan:
         visited: set[tuple[int, int]] = set()
         while stack and len(into) < total:
             place, found = stack.pop()
+            if not place.fertile:
+                continue
             key = (id(place), id(found))
             if key in visited:  # a reference that leads back to itself at the same value
                 continue
@@ -308,11 +351,10 @@ class Plan:
                 marked = item if found else empty
                 if marked is not None:
                     into.add(marked)
-                for index, element in enumerate(found):
-                    if index < len(leading):
-                        stack.append((leading[index], element))
-                    elif each is not None:
-                        stack.append((each, element))
+                for index, element in enumerate(found[: len(leading)]):
+                    stack.append((leading[index], element))
+                if each is not None and each.fertile:
+                    stack += [(each, element) for element in found[len(leading) :]]
             stack += [(other, found) for other in place.also]
 
     @staticmethod

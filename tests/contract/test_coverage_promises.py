@@ -1,0 +1,117 @@
+"""The promises of an output schema, and which a value keeps (``_contract.coverage``), without pytest in between."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_mcp_contract._contract.coverage import Coverage, Plan, ToolCoverage
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "$defs": {
+        "Forecast": {"type": "object", "properties": {"high": {"type": "number"}}, "required": ["high"]},
+        "Alert": {"type": "object", "title": "Alarm", "properties": {"level": {"enum": ["low", "high"]}}},
+        "Node": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            },
+            "required": ["name"],
+        },
+    },
+    "properties": {
+        "result": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"oneOf": [{"$ref": "#/$defs/Forecast"}, {"$ref": "#/$defs/Alert"}]},
+        },
+        "note": {"type": ["string", "null"]},
+        "labels": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "pair": {"type": "array", "prefixItems": [{"const": "x"}, {"type": "integer"}], "maxItems": 2},
+        "tree": {"$ref": "#/$defs/Node"},
+        "both": {"allOf": [{"properties": {"a": {"const": 1}}}, {"properties": {"b": {"type": "string"}}}]},
+    },
+    "required": ["result", "note", "tree"],
+}
+
+
+def _kept(value: Any) -> set[str]:
+    found: set[str] = set()
+    Plan(SCHEMA).kept(value, found)
+    return found
+
+
+def test_every_promise_of_a_schema_by_its_place() -> None:
+    assert list(Plan(SCHEMA).promises) == [
+        "answered",
+        "item /result",  # minItems 1: never empty, so no such promise
+        "branch /result/items/oneOf/0",
+        "branch /result/items/oneOf/1",
+        "present /result/items/oneOf/1/level",
+        "absent /result/items/oneOf/1/level",
+        'value /result/items/oneOf/1/level "low"',
+        'value /result/items/oneOf/1/level "high"',
+        "type /note null",
+        "type /note string",
+        "present /labels",
+        "absent /labels",
+        "key /labels",
+        "present /pair",
+        "absent /pair",
+        "empty /pair",
+        "item /pair",
+        'value /pair/prefixItems/0 "x"',
+        "present /tree/children",
+        "absent /tree/children",
+        "empty /tree/children",
+        "item /tree/children",  # the Node met again below itself adds nothing: bounded
+        "present /both",
+        "absent /both",
+        "present /both/a",
+        "absent /both/a",
+        "value /both/a 1",
+        "present /both/b",
+        "absent /both/b",
+    ]
+
+
+def test_a_deep_value_counts_where_its_model_was_first_met() -> None:
+    tree = {"name": "root", "children": [{"name": "a", "children": [{"name": "b", "children": []}]}]}
+    found = _kept({"result": [{"high": 3.0}], "note": None, "tree": tree})
+    assert {"item /tree/children", "empty /tree/children", "present /tree/children"} <= found
+    assert "absent /tree/children" not in found
+    tree = {"name": "root", "children": [{"name": "leaf"}]}  # a child without children, two levels down
+    assert "absent /tree/children" in _kept({"result": [{"high": 3.0}], "note": None, "tree": tree})
+
+
+def test_a_branch_is_taken_by_the_value_that_validates_against_it() -> None:
+    found = _kept({"result": [{"level": "high"}], "note": "x", "tree": {"name": "r"}, "labels": {"k": 1}})
+    assert {"branch /result/items/oneOf/1", 'value /result/items/oneOf/1/level "high"', "key /labels"} <= found
+    assert "branch /result/items/oneOf/0" not in found
+    assert "type /note string" in found
+    assert "type /note null" not in found
+
+
+def test_the_same_answer_read_under_two_versions_is_one_call_and_counts_only_if_both_kept_it() -> None:
+    coverage = Coverage()
+    answer, value = object(), {"result": [{"high": 1}], "note": None, "tree": {"name": "r"}}
+    coverage.answered("s", "t", {"a": 1}, answer, value, kept=True)
+    coverage.answered("s", "t", {"a": 1}, answer, value, kept=False)  # another version's judge refused it
+    coverage.answered("s", "t", {"a": 2}, object(), value, kept=True)
+    coverage.settle()
+    entry = coverage.tools["s", "t"]
+    assert (entry.calls, entry.kept) == (2, 1)
+    assert entry.seen["answered"] == {"a": 2}  # the first call that kept it
+
+
+def test_workers_counts_add_up_to_the_serial_count() -> None:
+    one, two, merged = Coverage(), Coverage(), Coverage()
+    for worker in (one, two):  # each listed the tool
+        worker.tools["s", "t"] = ToolCoverage("s", "t", SCHEMA)
+    one.answered("s", "t", None, object(), {"note": None, "result": [], "tree": {"name": "r"}}, kept=True)
+    two.answered("s", "t", None, object(), {"note": "x", "result": [], "tree": {"name": "r"}}, kept=True)
+    for worker in (one, two):
+        merged.merge(worker.to_json())
+    assert merged.totals() == (7, 29)  # the controller listed nothing: the workers' promises as they came
+    assert {"type /note null", "type /note string"} <= set(merged.tools["s", "t"].seen)
