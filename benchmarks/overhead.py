@@ -5,6 +5,8 @@ inprocess`` or ``stdio`` for one of the two). It starts pytest on this file once
 the one test below times, in the same process and interleaved round by round, two ways of calling
 the same ``MCPServer``, in process or started as a command (this file with ``--serve``) over stdio:
 
+* ``raw``: ``await client.session.send_request(CallToolRequest(...), CallToolResult)`` in the same
+  loop: the wire and the typed parsing, no validation at all. The floor;
 * ``sdk``: ``await client.call_tool(...)`` in a loop inside one task (the SDK validates each
   result against the output schema itself); the loop is entered once per batch;
 * ``contract``: ``mcp_contract.call_tool(...)`` from a plain sync test, every result checked;
@@ -14,7 +16,8 @@ the same ``MCPServer``, in process or started as a command (this file with ``--s
 Over stdio each side has a server process of its own.
 
 Workloads: 1,000 calls of a ``BaseModel`` tool and 100 calls of a ``list[Model]`` tool returning
-500 items. The ratios printed are contract time / SDK time (medians over rounds; target <= 1.10) and
+500 items. The ratios printed are contract time / raw time (the floor; target <= 1.05 for one model),
+contract time / SDK time (medians over rounds; never above 1) and
 coverage time / contract time (what counting coverage adds per call). The list's ``/result never empty``
 promise is never seen, so every one of its answers is walked (its records promise nothing, so the walk
 skips their 500 items).
@@ -32,6 +35,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+import mcp_types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -104,8 +108,15 @@ class SdkHost:
                 await job(client)
                 done.set_result(None)
 
-    def batch(self, name: str, arguments: dict[str, Any], count: int) -> None:
+    def batch(self, name: str, arguments: dict[str, Any], count: int, *, raw: bool = False) -> None:
         async def job(client: Client) -> None:
+            if raw:
+                request = mcp_types.CallToolRequest(
+                    params=mcp_types.CallToolRequestParams(name=name, arguments=arguments)
+                )
+                for _ in range(count):
+                    await client.session.send_request(request, mcp_types.CallToolResult)
+                return
             for _ in range(count):
                 await client.call_tool(name, arguments)
 
@@ -143,6 +154,7 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
     counting = McpContract(mcp_contract_server, coverage=coverage)
     try:
         for name, arguments, _count in WORKLOADS.values():  # warm up every path
+            sdk.batch(name, arguments, 20, raw=True)
             sdk.batch(name, arguments, 20)
             contract_batch(mcp_contract, name, arguments, 20)
             covered_batch(counting, coverage, name, arguments, 20)
@@ -150,6 +162,7 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
         for round_index in range(ROUNDS):
             for label, (name, arguments, count) in WORKLOADS.items():
                 runners: list[tuple[str, Callable[[], None]]] = [
+                    ("raw", functools.partial(sdk.batch, name, arguments, count, raw=True)),
                     ("sdk", functools.partial(sdk.batch, name, arguments, count)),
                     ("contract", functools.partial(contract_batch, mcp_contract, name, arguments, count)),
                     ("coverage", functools.partial(covered_batch, counting, coverage, name, arguments, count)),
@@ -164,16 +177,16 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
         counting.close()
         sdk.close()
     print(
-        f"\n{TRANSPORT}: {'workload':26} {'sdk us/call':>12} {'contract us/call':>17} {'ratio':>7} "
-        f"{'coverage us/call':>17} {'vs contract':>12}"
+        f"\n{TRANSPORT}: {'workload':24} {'raw us':>9} {'sdk us':>9} {'contract us':>12} {'vs raw':>7} "
+        f"{'vs sdk':>7} {'coverage us':>12} {'vs contract':>12}"
     )
     for label in WORKLOADS:
-        base = statistics.median(times[(label, "sdk")]) * 1e6
-        ours = statistics.median(times[(label, "contract")]) * 1e6
-        counted = statistics.median(times[(label, "coverage")]) * 1e6
+        floor, base, ours, counted = (
+            statistics.median(times[(label, side)]) * 1e6 for side in ("raw", "sdk", "contract", "coverage")
+        )
         print(
-            f"{TRANSPORT}: {label:26} {base:12.1f} {ours:17.1f} {ours / base:7.3f} {counted:17.1f} "
-            f"{counted / ours:12.3f}"
+            f"{TRANSPORT}: {label:24} {floor:9.1f} {base:9.1f} {ours:12.1f} {ours / floor:7.3f} {ours / base:7.3f} "
+            f"{counted:12.1f} {counted / ours:12.3f}"
         )
 
 

@@ -19,10 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contract._contract.fastschema import compile_predicate
-from pytest_mcp_contract._contract.schema import compile_schema
-from pytest_mcp_contract._json.patterns import ERRORS as PATTERN_ERRORS
-from pytest_mcp_contract._json.patterns import PatternTooSlow
 from pytest_mcp_contract._json.schemaform import canonical, enum_values, json_type, lookup, type_names
 from pytest_mcp_contract._json.value import pointer, render
 
@@ -175,6 +171,9 @@ class Plan:
         self.top = _Place("")
         self.add(Promise(ANSWERED, "", ANSWERED))
         if isinstance(schema, dict):
+            # Here, not at the top: the plugin imports this module at every start, jsonschema is heavy.
+            from pytest_mcp_contract._contract.schema import compile_schema
+
             compiled = compile_schema(schema)
             self._validator = compiled.validator if not compiled.problems else None
             self._fill(self.top, schema, _At("", {}))
@@ -301,6 +300,8 @@ class Plan:
 
     def _predicate(self, branch: Any, at: str) -> Callable[[Any], bool]:
         """Whether a value validates against the branch at schema pointer ``at`` (read as the checks read it)."""
+        from pytest_mcp_contract._contract.fastschema import compile_predicate
+
         quick = compile_predicate(branch, root=self.root)
         validator = self._validator
         if quick is None and validator is not None:
@@ -314,8 +315,8 @@ class Plan:
         def taken(value: Any) -> bool:
             try:
                 return bool(check(value))
-            except (PatternTooSlow, RecursionError, *PATTERN_ERRORS, Exception):
-                return False  # it cannot say: not counted as taken
+            except Exception:  # a pattern too slow, nesting too deep: it cannot say, so not counted as taken
+                return False
 
         return taken
 
