@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_mcp_contract._contract.coverage import Coverage, Plan, ToolCoverage
+from pytest_mcp_contract._contract.coverage import MAX_PROMISES, Coverage, Plan, ToolCoverage
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -115,3 +115,73 @@ def test_workers_counts_add_up_to_the_serial_count() -> None:
         merged.merge(worker.to_json())
     assert merged.totals() == (7, 29)  # the controller listed nothing: the workers' promises as they came
     assert {"type /note null", "type /note string"} <= set(merged.tools["s", "t"].seen)
+
+
+def test_a_promise_the_schema_rules_out_is_not_counted() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "gone": False,  # never present
+            "never": {"not": {}},  # never present either
+            "mode": {"enum": ["a", "b"], "const": "a"},  # "b" is refused by the const
+            "size": {"type": "string", "const": 1},  # the type refuses the const: never present
+            "level": {"type": "integer", "enum": [1, 2, "high"]},  # the type refuses "high"
+            "id": {"type": "string"},
+        },
+        "allOf": [{"required": ["id", "mode"]}],  # required here, so never absent
+    }
+    assert list(Plan(schema).promises) == [
+        "answered",
+        'value /mode "a"',
+        "present /level",
+        "absent /level",
+        "value /level 1",
+        "value /level 2",
+    ]
+
+
+def test_a_model_required_by_its_reference_is_never_absent() -> None:
+    schema = {
+        "$defs": {"Item": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}},
+        "allOf": [{"$ref": "#/$defs/Item"}, {"properties": {"name": {"type": "string"}, "note": {"type": "string"}}}],
+    }
+    assert list(Plan(schema).promises) == ["answered", "present /note", "absent /note"]
+
+
+def test_references_that_fan_out_are_read_up_to_a_bound_and_say_so() -> None:
+    # Each model's three fields refer to the next: 3**20 places below the depth bound, none with a promise.
+    defs: dict[str, Any] = {
+        f"M{level}": {
+            "type": "object",
+            "properties": {name: {"$ref": f"#/$defs/M{level + 1}"} for name in "abc"},
+            "required": ["a", "b", "c"],
+        }
+        for level in range(20)
+    }
+    defs["M20"] = {"type": "string", "enum": ["x", "y"]}
+    plan = Plan({"$ref": "#/$defs/M0", "$defs": defs})
+    assert plan.truncated
+    assert len(plan.promises) <= MAX_PROMISES
+
+
+def test_a_nullable_field_with_a_default_counts_both_branches_present_and_absent() -> None:
+    # What pydantic writes for `note: str | None = None`.
+    schema = {
+        "type": "object",
+        "properties": {"note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}},
+    }
+    plan, found = Plan(schema), set[str]()
+    plan.kept({"note": None}, found)
+    plan.kept({"note": "x"}, found)
+    assert set(plan.promises) - found == {"absent /note"}
+    plan.kept({}, found)
+    assert found == set(plan.promises)
+
+
+def test_a_worker_that_only_answered_for_a_tool_does_not_hide_its_promises() -> None:
+    listed, answered_only, merged = Coverage(), Coverage(), Coverage()
+    listed.tools["s", "t"] = ToolCoverage("s", "t", SCHEMA)
+    answered_only.answered("s", "t", None, object(), {"note": "x", "result": [], "tree": {"name": "r"}}, kept=True)
+    merged.merge(answered_only.to_json())  # the controller hears from it first
+    merged.merge(listed.to_json())
+    assert merged.totals() == (1, 29)
