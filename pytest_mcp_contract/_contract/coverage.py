@@ -128,6 +128,9 @@ class _Place:
     branches: list[tuple[str, Callable[[Any], bool], _Place]] = field(default_factory=list)
     properties: dict[str, tuple[_Place, str | None, str | None]] = field(default_factory=dict)
     """Name -> its place and, if optional, its present and absent promises."""
+    defaults: dict[str, str] = field(default_factory=dict)
+    """Name of an optional property -> canonical JSON of its ``default``: a client reads the key absent as
+    that value, so an answer that sends it shows the absent shape too (pydantic sends every field)."""
     map: tuple[str, _Place] | None = None
     array: tuple[str | None, str | None, _Place | None, list[_Place]] | None = None
     """Its empty and with-an-item promises, the place of its items and of its ``prefixItems``."""
@@ -301,6 +304,8 @@ class Plan:
                     self.promises.pop(absent or "", None)
                     present = absent = None
                 place.properties[str(name)] = (inner, present, absent)
+                if absent is not None and isinstance(sub, dict) and "default" in sub:
+                    place.defaults[str(name)] = canonical(sub["default"])
         extra = node.get("additionalProperties")
         # A map: values under keys nobody named (dict[str, X]); patternProperties keep their own keys.
         if (isinstance(extra, dict) or (extra is True and not properties)) and "patternProperties" not in node:
@@ -417,6 +422,9 @@ class Plan:
             if name in found:
                 if present is not None:
                     into.add(present)
+                    default = place.defaults.get(name)
+                    if absent is not None and default is not None and canonical(found[name]) == default:
+                        into.add(absent)
                 stack.append((inner, found[name]))
             elif absent is not None:
                 into.add(absent)

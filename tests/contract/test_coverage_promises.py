@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from pytest_mcp_contract._contract.coverage import MAX_PROMISES, Coverage, Plan, ToolCoverage
 
 SCHEMA: dict[str, Any] = {
@@ -164,18 +166,28 @@ def test_references_that_fan_out_are_read_up_to_a_bound_and_say_so() -> None:
     assert len(plan.promises) <= MAX_PROMISES
 
 
-def test_a_nullable_field_with_a_default_counts_both_branches_present_and_absent() -> None:
-    # What pydantic writes for `note: str | None = None`.
-    schema = {
-        "type": "object",
-        "properties": {"note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}},
+def test_a_field_sent_with_its_default_shows_it_absent_too() -> None:
+    # An MCPServer tool returning a model sends every field (model_dump): `note` is never left out, and a
+    # client reads it absent as its default, null. Seeing null shows both; "x" alone shows neither.
+    class Report(BaseModel):
+        note: str | None = None
+        count: int = 0
+
+    plan = Plan(Report.model_json_schema())
+    assert set(plan.promises) == {
+        "answered",
+        *(f"{kind} /note" for kind in ("present", "absent")),
+        *(f"branch /note/anyOf/{index}" for index in (0, 1)),
+        *(f"{kind} /count" for kind in ("present", "absent")),
     }
-    plan, found = Plan(schema), set[str]()
-    plan.kept({"note": None}, found)
-    plan.kept({"note": "x"}, found)
-    assert set(plan.promises) - found == {"absent /note"}
-    plan.kept({}, found)
+    found: set[str] = set()
+    plan.kept({"note": "x", "count": 3}, found)
+    assert set(plan.promises) - found == {"absent /note", "branch /note/anyOf/1", "absent /count"}
+    plan.kept({"note": None, "count": 0}, found)
     assert found == set(plan.promises)
+    plan, found = Plan({"properties": {"n": {"type": "integer", "default": 1}}}), set()
+    plan.kept({"n": 1.0}, found)  # 1.0 is the default 1 as JSON
+    assert "absent /n" in found
 
 
 def test_a_worker_that_only_answered_for_a_tool_does_not_hide_its_promises() -> None:
