@@ -558,8 +558,10 @@ class Coverage:
                 continue  # every promise seen already
             found: set[str] = set()
             plan.kept(noted.value, found)
-            for promise in found - entry.seen.keys():
-                entry.seen[promise] = noted.arguments
+            new = found - entry.seen.keys()
+            arguments = _as_json(noted.arguments) if new else None
+            for promise in new:
+                entry.seen[promise] = arguments
 
     def to_json(self) -> list[dict[str, Any]]:
         self.settle()
@@ -585,6 +587,15 @@ class Coverage:
         """Promises seen kept, and promises, over every tool."""
         self.settle()
         return sum(entry.counted for entry in self.tools.values()), sum(len(e.promises) for e in self.tools.values())
+
+
+def _as_json(arguments: Any) -> Any:
+    """A test's arguments as JSON, for the file and the xdist controller: what the SDK sent of a value JSON
+    lacks (a date) as its repr; arguments too deep to write, unknown."""
+    try:
+        return json.loads(json.dumps(arguments, default=repr, allow_nan=False))
+    except (ValueError, RecursionError):
+        return None
 
 
 def percent(seen: int, total: int) -> float:

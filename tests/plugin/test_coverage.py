@@ -150,6 +150,27 @@ def test_the_json_file_lists_every_promise_and_the_arguments_that_kept_it(projec
     assert set(kept) == {("", "answered"), ("/status", "value"), ("/warning", "absent"), ("/outlook/anyOf/0", "branch")}
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_arguments_json_cannot_write_are_written_as_their_repr(project: Project, workers: list[str]) -> None:
+    # The SDK sends a date as its ISO text; the arguments kept for the hint are the test's own objects.
+    project.configure(IN_PROCESS)
+    project.tests(
+        "import datetime\n\n"
+        "def test_paris(mcp_contract):\n"
+        '    mcp_contract.call_tool("status", {"city": "Paris", "on": datetime.date(2026, 1, 2)}, '
+        "validate_arguments=False)\n"
+    )
+    result = project.run("--mcp-contract-coverage", "--mcp-contract-coverage-json", "c.json", *workers)
+    assert result.ret == pytest.ExitCode.OK
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        ['  /status: "down" never seen (seen: "ok", from {"city": "Paris", "on": "datetime.date(2026, 1, 2)"})']
+    )
+    data = json.loads((project.pytester.path / "c.json").read_text(encoding="utf-8"))
+    status = next(tool for tool in data["tools"] if tool["tool"] == "status")
+    assert status["kept_promises"][0]["arguments"] == {"city": "Paris", "on": "datetime.date(2026, 1, 2)"}
+
+
 def test_the_markdown_report_has_the_table_and_the_unseen_promises(project: Project) -> None:
     project.configure(IN_PROCESS)
     project.tests(ONE_CALL)
