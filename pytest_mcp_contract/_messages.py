@@ -960,6 +960,21 @@ def bad_fail_under(source: str, given: str) -> str:
     )
 
 
+def coverage_json_unwritable(given: str, path: str, *, folder: bool) -> str:
+    what = "is a folder" if folder else "is inside a file"
+    return (
+        f"--mcp-contract-coverage-json {given}: {path} {what}, so the coverage cannot be written there; "
+        "give the path of a file, e.g. --mcp-contract-coverage-json coverage/mcp-contract.json"
+    )
+
+
+def coverage_json_failed(path: str, error: OSError) -> str:
+    return (
+        f"mcp-contract: the contract coverage could not be written to {path} (--mcp-contract-coverage-json): "
+        f"{error.strerror or error}; give a path you can write"
+    )
+
+
 def coverage_below(total: str, least: float, weakest: list[str]) -> str:
     """The run kept fewer promises than ``--mcp-contract-coverage-fail-under`` asks: what to do first."""
     return (

@@ -49,6 +49,8 @@ class CoveragePlugin:
         self.settings = settings
         self.coverage = coverage
         self.below = False
+        self.unwritten = ""
+        """Why the JSON file could not be written, if it could not."""
         self.main = ""
         """The configured server's name: its tools come first."""
 
@@ -71,8 +73,13 @@ class CoveragePlugin:
         seen, total = self.coverage.totals()
         path = self.settings.coverage_json
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(as_json(self.coverage, self.settings), indent=2) + "\n", encoding="utf-8")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(as_json(self.coverage, self.settings), indent=2) + "\n", encoding="utf-8")
+            except OSError as error:  # made unwritable during the run (checked at start-up): said, and failed
+                self.unwritten = messages.coverage_json_failed(str(path), error)
+                if session.exitstatus == pytest.ExitCode.OK:
+                    session.exitstatus = pytest.ExitCode.TESTS_FAILED
         least = self.settings.coverage_fail_under
         if least is not None and percent(seen, total) < least:
             self.below = True
@@ -86,6 +93,8 @@ class CoveragePlugin:
         lines = terminal_lines(self.coverage, self.settings, self.main) if self.settings.coverage else []
         if self.below:
             lines += ["", fail_under_text(self.coverage, self.settings)]
+        if self.unwritten:
+            lines += ["", self.unwritten]
         if lines:
             terminalreporter.write_sep("-", "mcp contract coverage")
             for line in lines:

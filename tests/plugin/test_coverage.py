@@ -297,3 +297,19 @@ def test_a_servers_words_break_neither_the_report_nor_the_json(project: Project)
     assert data["tools"][0]["tool"] == "odd|tool`"
     unseen = {item["detail"] for item in data["tools"][0]["unseen"]}
     assert unseen == {'"```\\n# injected"', '"\\u0000|`x`|"', "|pipe|"}
+
+
+@pytest.mark.parametrize(("given", "why"), [(".", "is a folder"), ("tox.ini/c.json", "is inside a file")])
+def test_a_json_path_that_cannot_be_a_file_stops_the_run(project: Project, given: str, why: str) -> None:
+    project.configure(IN_PROCESS)
+    project.tests(ONE_CALL)
+    result = project.run("--mcp-contract-coverage-json", given)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    shown = (project.pytester.path / given).resolve()
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: --mcp-contract-coverage-json {given}: {shown} {why}, so the coverage cannot be written there; "
+            "give the path of a file, e.g. --mcp-contract-coverage-json coverage/mcp-contract.json"
+        ]
+    )
+    assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
