@@ -975,10 +975,12 @@ def coverage_json_failed(path: str, error: OSError) -> str:
     )
 
 
-def coverage_below(total: str, least: float, weakest: list[str]) -> str:
-    """The run kept fewer promises than ``--mcp-contract-coverage-fail-under`` asks: what to do first."""
+def coverage_below(total: str, least: float, weakest: list[str], *, listed: bool = True) -> str:
+    """The run kept fewer promises than ``--mcp-contract-coverage-fail-under`` asks: what to do first
+    (``listed``: the unseen promises are printed above)."""
+    where = "listed above" if listed else "that --mcp-contract-coverage lists"
     return (
         f"FAIL: contract coverage {total} is below the {least:g} % required (--mcp-contract-coverage-fail-under). "
-        f"Weakest: {', '.join(weakest)}. Call those tools so their answers show the promises listed above "
+        f"Weakest: {', '.join(weakest)}. Call those tools so their answers show the promises {where} "
         "(a case in mcp_contract_cases, a test, or --mcp-contract-fuzz for a read-only tool), or lower the bar."
     )

@@ -92,7 +92,7 @@ class CoveragePlugin:
             return
         lines = terminal_lines(self.coverage, self.settings, self.main) if self.settings.coverage else []
         if self.below:
-            lines += ["", fail_under_text(self.coverage, self.settings)]
+            lines += ["", fail_under_text(self.coverage, self.settings, listed=bool(lines))]
         if self.unwritten:
             lines += ["", self.unwritten]
         if lines:
@@ -203,14 +203,21 @@ def _promises(count: int) -> str:
 
 
 def _next_step(tool: ToolCoverage, settings: Settings) -> str:
-    fuzzable = tool.read_only or settings.fuzz_writes or tool.tool in settings.fuzz_allow
+    # Why the fuzzer would call it: the reason it is safe to, as the fuzzer decides it.
+    if tool.read_only:
+        why = "the tool says readOnlyHint: true"
+    elif tool.tool in settings.fuzz_allow:
+        why = "mcp_contract_fuzz_allow names it"
+    else:
+        why = "mcp_contract_fuzz_writes is on" if settings.fuzz_writes else ""
     step = "a case in mcp_contract_cases (or a test) with arguments that make the server answer so"
-    if fuzzable and not settings.fuzz:
-        step += "; or --mcp-contract-fuzz N, which calls it with generated arguments (it says readOnlyHint)"
+    if why and not settings.fuzz:
+        step += f"; or --mcp-contract-fuzz N, which calls it with generated arguments ({why})"
     return step
 
 
-def fail_under_text(coverage: Coverage, settings: Settings) -> str:
+def fail_under_text(coverage: Coverage, settings: Settings, *, listed: bool = True) -> str:
+    """The failure of a run below the bar; ``listed``: the unseen promises are printed above it."""
     seen, total = coverage.totals()
     tools = sorted(
         (tool for tool in coverage.tools.values() if tool.unseen),
@@ -223,7 +230,7 @@ def fail_under_text(coverage: Coverage, settings: Settings) -> str:
     ]
     least = settings.coverage_fail_under
     assert least is not None
-    return messages.coverage_below(shown_percent(seen, total), least, weakest)
+    return messages.coverage_below(shown_percent(seen, total), least, weakest, listed=listed)
 
 
 def markdown_lines(coverage: Coverage, settings: Settings, main: str = "") -> list[str]:

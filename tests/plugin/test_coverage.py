@@ -51,7 +51,7 @@ BEFORE = [
     '  /warning never present (seen: absent, from {"city": "Paris"})',
     '  /outlook/anyOf/1 (Alert) never taken (seen: Forecast, from {"city": "Paris"})',
     "  next: a case in mcp_contract_cases (or a test) with arguments that make the server answer so; or "
-    "--mcp-contract-fuzz N, which calls it with generated arguments (it says readOnlyHint)",
+    "--mcp-contract-fuzz N, which calls it with generated arguments (the tool says readOnlyHint: true)",
 ]
 
 
@@ -97,7 +97,13 @@ def test_fail_under_alone_prints_only_its_failure(project: Project) -> None:
     project.tests(ONE_CALL)
     result = project.run()
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["*- mcp contract coverage -*", "FAIL: contract coverage 44 % is below the 50 % *"])
+    result.stdout.fnmatch_lines(
+        [
+            "*- mcp contract coverage -*",
+            "FAIL: contract coverage 44 % is below the 50 % *"
+            "Call those tools so their answers show the promises that --mcp-contract-coverage lists *",
+        ]
+    )
     assert "status: 4 unseen" not in result.stdout.str()  # the table and lines only when asked
     assert project.run("-o", "mcp_contract_coverage_fail_under=40").ret == pytest.ExitCode.OK
 
@@ -313,3 +319,31 @@ def test_a_json_path_that_cannot_be_a_file_stops_the_run(project: Project, given
         ]
     )
     assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    ("read_only", "allow", "writes", "why"),
+    [
+        (True, False, False, " (the tool says readOnlyHint: true)"),
+        (False, True, False, " (mcp_contract_fuzz_allow names it)"),
+        (False, False, True, " (mcp_contract_fuzz_writes is on)"),
+        (False, False, False, None),  # the fuzzer would not call it: no such hint
+    ],
+)
+def test_the_fuzz_hint_gives_the_reason_the_fuzzer_would_call_the_tool(
+    read_only: bool, allow: bool, writes: bool, why: str | None
+) -> None:
+    from pytest_mcp_contract._contract.coverage import ToolCoverage
+    from pytest_mcp_contract._plugin.coverage import unseen_lines
+    from pytest_mcp_contract._run.settings import Settings
+
+    tool = ToolCoverage("s", "save", {"type": "object", "properties": {"id": {"type": "integer"}}}, read_only)
+    tool.calls, tool.kept, tool.seen = 1, 1, {"answered": {"x": 1}, "absent /id": {"x": 1}}
+    settings = Settings(
+        None, "", None, "session", 30.0, False, fuzz_writes=writes, fuzz_allow=frozenset({"save"} if allow else ())
+    )
+    step = unseen_lines([tool], settings, several=False)[-1]
+    case = "  next: a case in mcp_contract_cases (or a test) with arguments that make the server answer so"
+    assert step == (
+        case if why is None else f"{case}; or --mcp-contract-fuzz N, which calls it with generated arguments{why}"
+    )
