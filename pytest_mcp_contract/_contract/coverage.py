@@ -379,12 +379,13 @@ class Plan:
         return taken
 
     def kept(self, value: Any, into: set[str]) -> None:
-        """Add to ``into`` every promise ``value`` (an answer's structured content) keeps."""
+        """Add to ``into`` every promise ``value`` (an answer's structured content) keeps (and maybe the id
+        of one the plan dropped, which a place it shares a pointer with still names)."""
         into.add(ANSWERED)
         total = len(self.promises)
         stack: list[tuple[_Place, Any]] = [(self.top, value)]
         visited: set[tuple[int, int]] = set()
-        while stack and len(into) < total:
+        while stack and not (len(into) >= total and self.promises.keys() <= into):  # all seen: the rest is moot
             place, found = stack.pop()
             if not place.fertile:
                 continue
@@ -558,7 +559,7 @@ class Coverage:
                 continue  # every promise seen already
             found: set[str] = set()
             plan.kept(noted.value, found)
-            new = found - entry.seen.keys()
+            new = (found & plan.promises.keys()) - entry.seen.keys()
             arguments = _as_json(noted.arguments) if new else None
             for promise in new:
                 entry.seen[promise] = arguments

@@ -197,3 +197,25 @@ def test_a_worker_that_only_answered_for_a_tool_does_not_hide_its_promises() -> 
     merged.merge(answered_only.to_json())  # the controller hears from it first
     merged.merge(listed.to_json())
     assert merged.totals() == (1, 29)
+
+
+def test_a_promise_the_plan_dropped_neither_counts_nor_ends_the_walk_early() -> None:
+    # The second allOf part refuses every "a" and "b": their present and absent, added by the first, are
+    # dropped, but the first part's place still names them; the walk must still reach /k.
+    never = {"type": "string", "const": 1}
+    schema = {
+        "type": "object",
+        "allOf": [
+            {"properties": {"a": {"type": "string"}, "b": {"type": "string"}}},
+            {"properties": {"a": never, "b": never}},
+        ],
+        "properties": {"k": {"enum": ["x", "y"]}},
+        "required": ["k"],
+    }
+    assert list(Plan(schema).promises) == ["answered", 'value /k "x"', 'value /k "y"']
+    coverage = Coverage()
+    coverage.tools["s", "t"] = ToolCoverage("s", "t", schema)
+    coverage.answered("s", "t", None, object(), {"k": "x"}, kept=True)
+    coverage.answered("s", "t", None, object(), {"k": "y"}, kept=True)
+    assert coverage.totals() == (3, 3)
+    assert set(coverage.tools["s", "t"].seen) == {"answered", 'value /k "x"', 'value /k "y"'}
