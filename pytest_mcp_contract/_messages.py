@@ -975,6 +975,13 @@ def coverage_json_failed(path: str, error: OSError) -> str:
     )
 
 
+def coverage_truncated(tool: str, promises: int, places: int) -> str:
+    return (
+        f"{tool}: its output schema is counted only in part (past {promises:,} promises or {places:,} places read); "
+        "its percent is of the promises counted"
+    )
+
+
 def coverage_below(total: str, least: float, weakest: list[str], *, listed: bool = True) -> str:
     """The run kept fewer promises than ``--mcp-contract-coverage-fail-under`` asks: what to do first
     (``listed``: the unseen promises are printed above)."""

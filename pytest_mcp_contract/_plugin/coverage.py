@@ -14,6 +14,8 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.coverage import (
     ANSWERED,
+    MAX_PLACES,
+    MAX_PROMISES,
     Coverage,
     ToolCoverage,
     percent,
@@ -159,8 +161,11 @@ def terminal_lines(coverage: Coverage, settings: Settings, main: str = "") -> li
 def unseen_lines(
     tools: list[ToolCoverage], settings: Settings, several: bool, limit: int = MAX_UNSEEN_LINES
 ) -> list[str]:
-    """For each tool below 100 % (the weakest first): the promises never seen, and how to reach them."""
-    lines: list[str] = []
+    """Each tool whose schema was counted only in part; then for each tool below 100 % (the weakest first):
+    the promises never seen, and how to reach them."""
+    lines = [
+        messages.coverage_truncated(_name(tool, several), MAX_PROMISES, MAX_PLACES) for tool in tools if tool.truncated
+    ]
     shown = hidden = 0
     weakest = sorted(tools, key=lambda tool: (percent(tool.counted, len(tool.promises)), tool.server, tool.tool))
     for tool in weakest:

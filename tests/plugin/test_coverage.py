@@ -347,3 +347,19 @@ def test_the_fuzz_hint_gives_the_reason_the_fuzzer_would_call_the_tool(
     assert step == (
         case if why is None else f"{case}; or --mcp-contract-fuzz N, which calls it with generated arguments{why}"
     )
+
+
+def test_a_schema_counted_only_in_part_says_so() -> None:
+    from pytest_mcp_contract._contract.coverage import ToolCoverage
+    from pytest_mcp_contract._plugin.coverage import unseen_lines
+    from pytest_mcp_contract._run.settings import Settings
+
+    giant = {"type": "object", "properties": {f"p{index}": {"type": "string"} for index in range(600)}}
+    tool = ToolCoverage("s", "giant", giant)
+    tool.calls, tool.kept, tool.seen = 1, 1, {"answered": None}
+    lines = unseen_lines([tool], Settings(None, "", None, "session", 30.0, False), several=False)
+    assert lines[0] == (
+        "giant: its output schema is counted only in part (past 1,000 promises or 10,000 places read); "
+        "its percent is of the promises counted"
+    )
+    assert lines[1] == "giant: 999 unseen"
