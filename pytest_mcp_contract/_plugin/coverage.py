@@ -181,7 +181,7 @@ def unseen_lines(
         if ANSWERED in {promise.id for promise in unseen}:
             lines.append(
                 f"{name}: no answer kept its contract ({_plural(tool.calls, 'call')}, {_promises(len(unseen))} "
-                "unseen); the summary above counts their violations"
+                "unseen): each ended in a tool error or broke the contract (the summary above names those)"
             )
             continue
         lines.append(f"{name}: {len(unseen)} unseen")

@@ -130,7 +130,10 @@ def test_a_failing_answer_counts_nothing(project: Project) -> None:
     assert next(line for line in lines if line.startswith("good ")).split()[1:] == ["1", "0", "100", "%", "1"]
     assert next(line for line in lines if line.startswith("mismatch ")).split()[1:] == ["1", "1", "0", "%", "1"]
     result.stdout.fnmatch_lines(
-        ["mismatch: no answer kept its contract (1 call, 1 promise unseen); the summary above counts their violations"]
+        [
+            "mismatch: no answer kept its contract (1 call, 1 promise unseen): each ended in a tool error or broke "
+            "the contract (the summary above names those)"
+        ]
     )
 
 
@@ -363,3 +366,20 @@ def test_a_schema_counted_only_in_part_says_so() -> None:
         "its percent is of the promises counted"
     )
     assert lines[1] == "giant: 999 unseen"
+
+
+def test_a_tool_error_the_test_expected_counts_a_call_and_nothing_else(project: Project) -> None:
+    project.configure(target("writers", "mcp"))
+    project.tests(
+        "def test_bad_name(mcp_contract):\n"
+        '    mcp_contract.call_tool("create_file", {"name": "../x", "body": ""}, expect_error=True)\n'
+    )
+    result = project.run("--mcp-contract-coverage", "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "create_file          1       1    0 %      1",
+            "create_file: no answer kept its contract (1 call, 1 promise unseen): each ended in a tool error or "
+            "broke the contract (the summary above names those)",
+        ]
+    )
