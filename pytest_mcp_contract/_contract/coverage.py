@@ -8,8 +8,9 @@ each map (``additionalProperties``) with a key; and, for every tool, one answer 
 recursive model has finitely many promises and a deep value still counts.
 
 Cheap on the path of a call: a session only notes the answer (:meth:`Coverage.answered`); the walk
-over the value happens once, at the end (:meth:`Coverage.settle`). Under pytest-xdist each worker
-settles its own and the controller merges them (:meth:`Coverage.to_json`, :meth:`Coverage.merge`).
+over the value happens once, when the test ends (:meth:`Coverage.settle`), so no answer is held
+longer. Under pytest-xdist each worker settles its own and the controller merges them
+(:meth:`Coverage.to_json`, :meth:`Coverage.merge`).
 """
 
 from __future__ import annotations

@@ -63,6 +63,11 @@ class CoveragePlugin:
         if data is not None:
             self.coverage.merge(json.loads(data))
 
+    def pytest_runtest_logfinish(self) -> None:
+        """A test's answers are walked when it ends: a run does not hold every large answer until its end
+        (the last stays, in case another version's session still reads it)."""
+        self.coverage.settle(keep_last=True)
+
     @pytest.hookimpl(trylast=True)  # after the tests' last calls; before the terminal summary
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         config = session.config

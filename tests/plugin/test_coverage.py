@@ -383,3 +383,20 @@ def test_a_tool_error_the_test_expected_counts_a_call_and_nothing_else(project: 
             "broke the contract (the summary above names those)",
         ]
     )
+
+
+def test_a_tests_answers_are_walked_when_it_ends_not_held_to_the_end_of_the_run(project: Project) -> None:
+    project.configure(IN_PROCESS)
+    project.tests(
+        "from pytest_mcp_contract._plugin.keys import COVERAGE\n\n"
+        "def test_calls(mcp_contract):\n"
+        "    for city in ('Paris', 'Oslo', 'Rome', 'Paris', 'Oslo'):\n"
+        '        mcp_contract.call_tool("status", {"city": city})\n\n'
+        "def test_later(request):\n"
+        "    coverage = request.config.stash[COVERAGE]\n"
+        "    assert len(coverage._pending) <= 1  # the last may still be read by another version's session\n"
+        '    assert coverage.tools["promises", "status"].calls >= 4\n'
+    )
+    result = project.run("--mcp-contract-coverage", "-p", "no:randomly")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["status         8       0  100 %      5"])
