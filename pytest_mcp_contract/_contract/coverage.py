@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract._contract.fastschema import compile_predicate
-from pytest_mcp_contract._contract.schema import compile_schema
 from pytest_mcp_contract._json.patterns import ERRORS as PATTERN_ERRORS
 from pytest_mcp_contract._json.patterns import PatternTooSlow
 from pytest_mcp_contract._json.schemaform import (
@@ -195,6 +194,8 @@ class Plan:
         self.top = _Place("")
         self.add(Promise(ANSWERED, "", ANSWERED))
         if isinstance(schema, dict):
+            from pytest_mcp_contract._contract.schema import compile_schema  # jsonschema: when a run counts
+
             compiled = compile_schema(schema)
             self._validator = compiled.validator if not compiled.problems else None
             self._fill(self.top, schema, _At("", {}))

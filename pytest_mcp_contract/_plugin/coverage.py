@@ -25,7 +25,6 @@ from pytest_mcp_contract._contract.coverage import (
 )
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._plugin.keys import COVERAGE, SERVER_NAMES
-from pytest_mcp_contract._servers.kinds import server_name
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._run.settings import Settings
@@ -76,6 +75,8 @@ class CoveragePlugin:
             workeroutput[WORKER_OUTPUT] = json.dumps(self.coverage.to_json())
             return
         if self.settings.server is not None:
+            from pytest_mcp_contract._servers.kinds import server_name  # the SDK: only when a run counts
+
             self.main = server_name(self.settings.server, config.stash[SERVER_NAMES])
         seen, total = self.coverage.totals()
         path = self.settings.coverage_json
