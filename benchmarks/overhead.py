@@ -137,7 +137,7 @@ def contract_batch(contract: McpContract, name: str, arguments: dict[str, Any], 
 
 def covered_batch(contract: McpContract, coverage: Coverage, name: str, arguments: dict[str, Any], count: int) -> None:
     contract_batch(contract, name, arguments, count)
-    coverage.settle()  # the walk a run does once, at its end
+    coverage.settle()  # the walk a run does when each test ends
 
 
 # Read from the environment: pytest imports this file again as a module, apart from __main__.

@@ -960,10 +960,34 @@ def bad_fail_under(source: str, given: str) -> str:
     )
 
 
-def coverage_below(total: str, least: float, weakest: list[str]) -> str:
-    """The run kept fewer promises than ``--mcp-contract-coverage-fail-under`` asks: what to do first."""
+def coverage_json_unwritable(given: str, path: str, *, folder: bool) -> str:
+    what = "is a folder" if folder else "is inside a file"
+    return (
+        f"--mcp-contract-coverage-json {given}: {path} {what}, so the coverage cannot be written there; "
+        "give the path of a file, e.g. --mcp-contract-coverage-json coverage/mcp-contract.json"
+    )
+
+
+def coverage_json_failed(path: str, error: OSError) -> str:
+    return (
+        f"mcp-contract: the contract coverage could not be written to {path} (--mcp-contract-coverage-json): "
+        f"{error.strerror or error}; give a path you can write"
+    )
+
+
+def coverage_truncated(tool: str, promises: int, places: int) -> str:
+    return (
+        f"{tool}: its output schema is counted only in part (past {promises:,} promises or {places:,} places read); "
+        "its percent is of the promises counted"
+    )
+
+
+def coverage_below(total: str, least: float, weakest: list[str], *, listed: bool = True) -> str:
+    """The run kept fewer promises than ``--mcp-contract-coverage-fail-under`` asks: what to do first
+    (``listed``: the unseen promises are printed above)."""
+    where = "listed above" if listed else "that --mcp-contract-coverage lists"
     return (
         f"FAIL: contract coverage {total} is below the {least:g} % required (--mcp-contract-coverage-fail-under). "
-        f"Weakest: {', '.join(weakest)}. Call those tools so their answers show the promises listed above "
+        f"Weakest: {', '.join(weakest)}. Call those tools so their answers show the promises {where} "
         "(a case in mcp_contract_cases, a test, or --mcp-contract-fuzz for a read-only tool), or lower the bar."
     )

@@ -8,8 +8,9 @@ each map (``additionalProperties``) with a key; and, for every tool, one answer 
 recursive model has finitely many promises and a deep value still counts.
 
 Cheap on the path of a call: a session only notes the answer (:meth:`Coverage.answered`); the walk
-over the value happens once, at the end (:meth:`Coverage.settle`). Under pytest-xdist each worker
-settles its own and the controller merges them (:meth:`Coverage.to_json`, :meth:`Coverage.merge`).
+over the value happens once, when the test ends (:meth:`Coverage.settle`), so no answer is held
+longer. Under pytest-xdist each worker settles its own and the controller merges them
+(:meth:`Coverage.to_json`, :meth:`Coverage.merge`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contract._json.schemaform import canonical, enum_values, json_type, lookup, type_names
+from pytest_mcp_contract._contract.fastschema import compile_predicate
+from pytest_mcp_contract._json.patterns import ERRORS as PATTERN_ERRORS
+from pytest_mcp_contract._json.patterns import PatternTooSlow
+from pytest_mcp_contract._json.schemaform import (
+    ANNOTATIONS,
+    accepts_all,
+    canonical,
+    enum_values,
+    json_type,
+    lookup,
+    type_names,
+)
 from pytest_mcp_contract._json.value import pointer, render
 
 if TYPE_CHECKING:
@@ -31,6 +43,9 @@ MAX_PROMISES: Final = 1000
 """Per tool: a schema with more (a generated giant) is counted up to here, and says so."""
 MAX_DEPTH: Final = 40
 """Schema nesting followed when listing the promises."""
+MAX_PLACES: Final = 10_000
+"""Per tool: schema nodes read when listing the promises. References that fan out (each model's three
+fields referring to the next model) multiply the places below the depth bound; past here, truncated."""
 PENDING: Final = 2000
 """Answers noted before they are walked anyway: memory stays flat in a long fuzz run."""
 ANSWERED: Final = "answered"
@@ -113,6 +128,9 @@ class _Place:
     branches: list[tuple[str, Callable[[Any], bool], _Place]] = field(default_factory=list)
     properties: dict[str, tuple[_Place, str | None, str | None]] = field(default_factory=dict)
     """Name -> its place and, if optional, its present and absent promises."""
+    defaults: dict[str, str] = field(default_factory=dict)
+    """Name of an optional property -> canonical JSON of its ``default``: a client reads the key absent as
+    that value, so an answer that sends it shows the absent shape too (pydantic sends every field)."""
     map: tuple[str, _Place] | None = None
     array: tuple[str | None, str | None, _Place | None, list[_Place]] | None = None
     """Its empty and with-an-item promises, the place of its items and of its ``prefixItems``."""
@@ -168,15 +186,20 @@ class Plan:
         self.promises: dict[str, Promise] = {}
         self.truncated = False
         self._validator: Any = None
+        self._filled = 0
+        self._barren: set[int] = set()
+        """Places whose ``enum`` or ``const`` admits no value: nothing is ever there."""
+        self._required: dict[str, set[str]] = {}
+        """Place -> the names some schema read there requires (``allOf`` parts, ``$ref`` targets included)."""
         self.top = _Place("")
         self.add(Promise(ANSWERED, "", ANSWERED))
         if isinstance(schema, dict):
-            # Here, not at the top: the plugin imports this module at every start, jsonschema is heavy.
-            from pytest_mcp_contract._contract.schema import compile_schema
+            from pytest_mcp_contract._contract.schema import compile_schema  # jsonschema: when a run counts
 
             compiled = compile_schema(schema)
             self._validator = compiled.validator if not compiled.problems else None
             self._fill(self.top, schema, _At("", {}))
+            self._drop_required(self.top)
             _mark_fertile(self.top)
 
     @classmethod
@@ -200,6 +223,10 @@ class Plan:
         """Note in ``place`` the promises of schema ``node`` (read at ``at``)."""
         if not isinstance(node, dict) or at.depth > MAX_DEPTH:
             return
+        self._filled += 1
+        if self._filled > MAX_PLACES:
+            self.truncated = True
+            return
         where = place.pointer
         ref = node.get("$ref")
         if isinstance(ref, str):
@@ -213,7 +240,7 @@ class Plan:
             inner = _Place(where)
             place.also.append(inner)
             self._fill(inner, part, at.down(f"/allOf/{index}"))
-        self._values(place, node)
+        self._values(place, node, at)
         declared = sorted(type_names(node.get("type")))
         if len(declared) > 1:
             for name in declared:
@@ -228,11 +255,20 @@ class Plan:
         self._object(place, node, at)
         self._array(place, node, at)
 
-    def _values(self, place: _Place, node: dict[str, Any]) -> None:
+    def _values(self, place: _Place, node: dict[str, Any], at: _At) -> None:
         where = place.pointer
-        values = enum_values(node) if isinstance(node.get("enum"), list) else []
-        if "const" in node:
-            values.append(node["const"])
+        values = enum_values(node)[:MAX_PROMISES] if isinstance(node.get("enum"), list) else []
+        if "const" in node:  # with an enum beside it, the one value both admit (if any)
+            const = canonical(node["const"])
+            values = [value for value in values if canonical(value) == const] if "enum" in node else [node["const"]]
+        rest = {key: inner for key, inner in node.items() if key not in ("enum", "const")}
+        if values and set(rest) - ANNOTATIONS:
+            # Only a value the place's other keywords admit can be seen (a const its type refuses cannot);
+            # a value they cannot judge stays.
+            admits = self._predicate(rest, at.pointer, unknown=True)
+            values = [value for value in values if admits(value)]
+        if not values and ("const" in node or isinstance(node.get("enum"), list)):
+            self._barren.add(id(place))
         for value in values:
             text = canonical(value)
             promise = Promise(f"value {where} {text}", where, "value", render(value, 60), f"value {where}")
@@ -256,15 +292,22 @@ class Plan:
     def _object(self, place: _Place, node: dict[str, Any], at: _At) -> None:
         properties = node.get("properties")
         required = node["required"] if isinstance(node.get("required"), list) else []
+        self._required.setdefault(place.pointer, set()).update(str(name) for name in required)
         if isinstance(properties, dict):
             for name, sub in properties.items():
                 inner = _Place(f"{place.pointer}{pointer([name])}")
                 present = absent = None
-                if name not in required and sub is not False:
+                if name not in required and not _refuses_all(sub):
                     present = self.add(Promise(f"present {inner.pointer}", inner.pointer, "present", "", inner.pointer))
                     absent = self.add(Promise(f"absent {inner.pointer}", inner.pointer, "absent", "", inner.pointer))
-                place.properties[str(name)] = (inner, present, absent)
                 self._fill(inner, sub, at.down(f"/properties{pointer([name])}"))
+                if id(inner) in self._barren and present is not None:
+                    self.promises.pop(present, None)
+                    self.promises.pop(absent or "", None)
+                    present = absent = None
+                place.properties[str(name)] = (inner, present, absent)
+                if absent is not None and isinstance(sub, dict) and "default" in sub:
+                    place.defaults[str(name)] = canonical(sub["default"])
         extra = node.get("additionalProperties")
         # A map: values under keys nobody named (dict[str, X]); patternProperties keep their own keys.
         if (isinstance(extra, dict) or (extra is True and not properties)) and "patternProperties" not in node:
@@ -273,6 +316,24 @@ class Plan:
             if found is not None:
                 place.map = (found, inner)
                 self._fill(inner, extra, at.down("/additionalProperties"))
+
+    def _drop_required(self, top: _Place) -> None:
+        """A property some other schema at its place requires (an ``allOf`` part, the model a ``$ref``
+        names) is never absent: its present and absent are no promises."""
+        known: set[int] = set()
+        stack = [top]
+        while stack:
+            place = stack.pop()
+            if id(place) in known:
+                continue
+            known.add(id(place))
+            stack += place.below()
+            required = self._required.get(place.pointer, set())
+            for name, (inner, present, absent) in list(place.properties.items()):
+                if name in required and present is not None:
+                    place.properties[name] = (inner, None, None)
+                    for promise in (present, absent):
+                        self.promises.pop(promise or "", None)
 
     def _array(self, place: _Place, node: dict[str, Any], at: _At) -> None:
         items, prefix = node.get("items"), node.get("prefixItems")
@@ -298,10 +359,9 @@ class Plan:
             self._fill(leading[-1], sub, at.down(f"/prefixItems/{index}"))
         place.array = (empty, item, inner, leading)
 
-    def _predicate(self, branch: Any, at: str) -> Callable[[Any], bool]:
-        """Whether a value validates against the branch at schema pointer ``at`` (read as the checks read it)."""
-        from pytest_mcp_contract._contract.fastschema import compile_predicate
-
+    def _predicate(self, branch: Any, at: str, *, unknown: bool = False) -> Callable[[Any], bool]:
+        """Whether a value validates against the branch at schema pointer ``at`` (read as the checks read it);
+        ``unknown``: the answer when it cannot say."""
         quick = compile_predicate(branch, root=self.root)
         validator = self._validator
         if quick is None and validator is not None:
@@ -309,24 +369,25 @@ class Plan:
 
             quick = validator.evolve(schema={"$ref": "#" + quote(at, safe="/~")}).is_valid
         if quick is None:
-            return lambda _value: False
+            return lambda _value: unknown
         check = quick
 
         def taken(value: Any) -> bool:
             try:
                 return bool(check(value))
-            except Exception:  # a pattern too slow, nesting too deep: it cannot say, so not counted as taken
-                return False
+            except (PatternTooSlow, RecursionError, *PATTERN_ERRORS, Exception):
+                return unknown  # it cannot say (a branch: not counted as taken)
 
         return taken
 
     def kept(self, value: Any, into: set[str]) -> None:
-        """Add to ``into`` every promise ``value`` (an answer's structured content) keeps."""
+        """Add to ``into`` every promise ``value`` (an answer's structured content) keeps (and maybe the id
+        of one the plan dropped, which a place it shares a pointer with still names)."""
         into.add(ANSWERED)
         total = len(self.promises)
         stack: list[tuple[_Place, Any]] = [(self.top, value)]
         visited: set[tuple[int, int]] = set()
-        while stack and len(into) < total:
+        while stack and not (len(into) >= total and self.promises.keys() <= into):  # all seen: the rest is moot
             place, found = stack.pop()
             if not place.fertile:
                 continue
@@ -364,6 +425,9 @@ class Plan:
             if name in found:
                 if present is not None:
                     into.add(present)
+                    default = place.defaults.get(name)
+                    if absent is not None and default is not None and canonical(found[name]) == default:
+                        into.add(absent)
                 stack.append((inner, found[name]))
             elif absent is not None:
                 into.add(absent)
@@ -373,6 +437,11 @@ class Plan:
             if keys:
                 into.add(promise)
                 stack += [(inner, found[key]) for key in keys]
+
+
+def _refuses_all(schema: Any) -> bool:
+    """``false`` or ``{"not": {}}``: no value is valid there, so a key with it is never present."""
+    return schema is False or (isinstance(schema, dict) and "not" in schema and accepts_all(schema["not"]))
 
 
 def _branch_name(branch: Any) -> str:
@@ -492,8 +561,10 @@ class Coverage:
                 continue  # every promise seen already
             found: set[str] = set()
             plan.kept(noted.value, found)
-            for promise in found - entry.seen.keys():
-                entry.seen[promise] = noted.arguments
+            new = (found & plan.promises.keys()) - entry.seen.keys()
+            arguments = _as_json(noted.arguments) if new else None
+            for promise in new:
+                entry.seen[promise] = arguments
 
     def to_json(self) -> list[dict[str, Any]]:
         self.settle()
@@ -504,8 +575,11 @@ class Coverage:
         for tool in data:
             key = (tool["server"], tool["tool"])
             entry = self.tools.setdefault(key, ToolCoverage(*key))
-            if entry.schema is None and entry._plan is None:  # listed only there: its promises as they came
-                entry._plan = Plan.given([Promise(**promise) for promise in tool["promises"]], tool["truncated"])
+            given = tool["promises"]
+            # Listed only there: its promises as they came, from the worker that listed it (one that only
+            # answered for it, never listing it, knows of no promise but the answer).
+            if entry.schema is None and (entry._plan is None or len(given) > len(entry._plan.promises)):
+                entry._plan = Plan.given([Promise(**promise) for promise in given], tool["truncated"])
             entry.read_only = entry.read_only or tool["read_only"]
             entry.calls += tool["calls"]
             entry.kept += tool["kept"]
@@ -516,6 +590,15 @@ class Coverage:
         """Promises seen kept, and promises, over every tool."""
         self.settle()
         return sum(entry.counted for entry in self.tools.values()), sum(len(e.promises) for e in self.tools.values())
+
+
+def _as_json(arguments: Any) -> Any:
+    """A test's arguments as JSON, for the file and the xdist controller: what the SDK sent of a value JSON
+    lacks (a date) as its repr; arguments too deep to write, unknown."""
+    try:
+        return json.loads(json.dumps(arguments, default=repr, allow_nan=False))
+    except (ValueError, RecursionError):
+        return None
 
 
 def percent(seen: int, total: int) -> float:

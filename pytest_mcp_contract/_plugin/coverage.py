@@ -14,6 +14,8 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.coverage import (
     ANSWERED,
+    MAX_PLACES,
+    MAX_PROMISES,
     Coverage,
     ToolCoverage,
     percent,
@@ -48,6 +50,8 @@ class CoveragePlugin:
         self.settings = settings
         self.coverage = coverage
         self.below = False
+        self.unwritten = ""
+        """Why the JSON file could not be written, if it could not."""
         self.main = ""
         """The configured server's name: its tools come first."""
 
@@ -58,6 +62,11 @@ class CoveragePlugin:
         if data is not None:
             self.coverage.merge(json.loads(data))
 
+    def pytest_runtest_logfinish(self) -> None:
+        """A test's answers are walked when it ends: a run does not hold every large answer until its end
+        (the last stays, in case another version's session still reads it)."""
+        self.coverage.settle(keep_last=True)
+
     @pytest.hookimpl(trylast=True)  # after the tests' last calls; before the terminal summary
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         config = session.config
@@ -66,14 +75,19 @@ class CoveragePlugin:
             workeroutput[WORKER_OUTPUT] = json.dumps(self.coverage.to_json())
             return
         if self.settings.server is not None:
-            from pytest_mcp_contract._servers.kinds import server_name  # imports the SDK: not at every start
+            from pytest_mcp_contract._servers.kinds import server_name  # the SDK: only when a run counts
 
             self.main = server_name(self.settings.server, config.stash[SERVER_NAMES])
         seen, total = self.coverage.totals()
         path = self.settings.coverage_json
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(as_json(self.coverage, self.settings), indent=2) + "\n", encoding="utf-8")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(as_json(self.coverage, self.settings), indent=2) + "\n", encoding="utf-8")
+            except OSError as error:  # made unwritable during the run (checked at start-up): said, and failed
+                self.unwritten = messages.coverage_json_failed(str(path), error)
+                if session.exitstatus == pytest.ExitCode.OK:
+                    session.exitstatus = pytest.ExitCode.TESTS_FAILED
         least = self.settings.coverage_fail_under
         if least is not None and percent(seen, total) < least:
             self.below = True
@@ -86,7 +100,9 @@ class CoveragePlugin:
             return
         lines = terminal_lines(self.coverage, self.settings, self.main) if self.settings.coverage else []
         if self.below:
-            lines += ["", fail_under_text(self.coverage, self.settings)]
+            lines += ["", fail_under_text(self.coverage, self.settings, listed=bool(lines))]
+        if self.unwritten:
+            lines += ["", self.unwritten]
         if lines:
             terminalreporter.write_sep("-", "mcp contract coverage")
             for line in lines:
@@ -151,8 +167,11 @@ def terminal_lines(coverage: Coverage, settings: Settings, main: str = "") -> li
 def unseen_lines(
     tools: list[ToolCoverage], settings: Settings, several: bool, limit: int = MAX_UNSEEN_LINES
 ) -> list[str]:
-    """For each tool below 100 % (the weakest first): the promises never seen, and how to reach them."""
-    lines: list[str] = []
+    """Each tool whose schema was counted only in part; then for each tool below 100 % (the weakest first):
+    the promises never seen, and how to reach them."""
+    lines = [
+        messages.coverage_truncated(_name(tool, several), MAX_PROMISES, MAX_PLACES) for tool in tools if tool.truncated
+    ]
     shown = hidden = 0
     weakest = sorted(tools, key=lambda tool: (percent(tool.counted, len(tool.promises)), tool.server, tool.tool))
     for tool in weakest:
@@ -168,7 +187,7 @@ def unseen_lines(
         if ANSWERED in {promise.id for promise in unseen}:
             lines.append(
                 f"{name}: no answer kept its contract ({_plural(tool.calls, 'call')}, {_promises(len(unseen))} "
-                "unseen); the summary above counts their violations"
+                "unseen): each ended in a tool error or broke the contract (the summary above names those)"
             )
             continue
         lines.append(f"{name}: {len(unseen)} unseen")
@@ -195,14 +214,21 @@ def _promises(count: int) -> str:
 
 
 def _next_step(tool: ToolCoverage, settings: Settings) -> str:
-    fuzzable = tool.read_only or settings.fuzz_writes or tool.tool in settings.fuzz_allow
+    # Why the fuzzer would call it: the reason it is safe to, as the fuzzer decides it.
+    if tool.read_only:
+        why = "the tool says readOnlyHint: true"
+    elif tool.tool in settings.fuzz_allow:
+        why = "mcp_contract_fuzz_allow names it"
+    else:
+        why = "mcp_contract_fuzz_writes is on" if settings.fuzz_writes else ""
     step = "a case in mcp_contract_cases (or a test) with arguments that make the server answer so"
-    if fuzzable and not settings.fuzz:
-        step += "; or --mcp-contract-fuzz N, which calls it with generated arguments (it says readOnlyHint)"
+    if why and not settings.fuzz:
+        step += f"; or --mcp-contract-fuzz N, which calls it with generated arguments ({why})"
     return step
 
 
-def fail_under_text(coverage: Coverage, settings: Settings) -> str:
+def fail_under_text(coverage: Coverage, settings: Settings, *, listed: bool = True) -> str:
+    """The failure of a run below the bar; ``listed``: the unseen promises are printed above it."""
     seen, total = coverage.totals()
     tools = sorted(
         (tool for tool in coverage.tools.values() if tool.unseen),
@@ -215,7 +241,7 @@ def fail_under_text(coverage: Coverage, settings: Settings) -> str:
     ]
     least = settings.coverage_fail_under
     assert least is not None
-    return messages.coverage_below(shown_percent(seen, total), least, weakest)
+    return messages.coverage_below(shown_percent(seen, total), least, weakest, listed=listed)
 
 
 def markdown_lines(coverage: Coverage, settings: Settings, main: str = "") -> list[str]:

@@ -292,10 +292,14 @@ def _coverage(config: pytest.Config) -> dict[str, Any]:
         if not 0 <= least <= 100:
             raise pytest.UsageError(messages.bad_fail_under(source, fail_under))
     written = config.getoption("mcp_contract_coverage_json")
+    path = (Path(config.invocation_params.dir) / written).resolve() if written else None
+    # Found now, not when the run ends with its tests done: a folder there, or a file where a folder must be.
+    if path is not None and (path.is_dir() or any(parent.is_file() for parent in path.parents)):
+        raise pytest.UsageError(messages.coverage_json_unwritable(written, str(path), folder=path.is_dir()))
     return {
         "coverage": bool(config.getini("mcp_contract_coverage") if shown is None else shown),
         "coverage_fail_under": least,
-        "coverage_json": (Path(config.invocation_params.dir) / written).resolve() if written else None,
+        "coverage_json": path,
     }
 
 

@@ -51,7 +51,7 @@ BEFORE = [
     '  /warning never present (seen: absent, from {"city": "Paris"})',
     '  /outlook/anyOf/1 (Alert) never taken (seen: Forecast, from {"city": "Paris"})',
     "  next: a case in mcp_contract_cases (or a test) with arguments that make the server answer so; or "
-    "--mcp-contract-fuzz N, which calls it with generated arguments (it says readOnlyHint)",
+    "--mcp-contract-fuzz N, which calls it with generated arguments (the tool says readOnlyHint: true)",
 ]
 
 
@@ -97,7 +97,13 @@ def test_fail_under_alone_prints_only_its_failure(project: Project) -> None:
     project.tests(ONE_CALL)
     result = project.run()
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["*- mcp contract coverage -*", "FAIL: contract coverage 44 % is below the 50 % *"])
+    result.stdout.fnmatch_lines(
+        [
+            "*- mcp contract coverage -*",
+            "FAIL: contract coverage 44 % is below the 50 % *"
+            "Call those tools so their answers show the promises that --mcp-contract-coverage lists *",
+        ]
+    )
     assert "status: 4 unseen" not in result.stdout.str()  # the table and lines only when asked
     assert project.run("-o", "mcp_contract_coverage_fail_under=40").ret == pytest.ExitCode.OK
 
@@ -124,7 +130,10 @@ def test_a_failing_answer_counts_nothing(project: Project) -> None:
     assert next(line for line in lines if line.startswith("good ")).split()[1:] == ["1", "0", "100", "%", "1"]
     assert next(line for line in lines if line.startswith("mismatch ")).split()[1:] == ["1", "1", "0", "%", "1"]
     result.stdout.fnmatch_lines(
-        ["mismatch: no answer kept its contract (1 call, 1 promise unseen); the summary above counts their violations"]
+        [
+            "mismatch: no answer kept its contract (1 call, 1 promise unseen): each ended in a tool error or broke "
+            "the contract (the summary above names those)"
+        ]
     )
 
 
@@ -148,6 +157,27 @@ def test_the_json_file_lists_every_promise_and_the_arguments_that_kept_it(projec
     kept = {(item["pointer"], item["kind"]): item["arguments"] for item in status["kept_promises"]}
     assert kept[("/outlook/anyOf/0", "branch")] == {"city": "Paris"}
     assert set(kept) == {("", "answered"), ("/status", "value"), ("/warning", "absent"), ("/outlook/anyOf/0", "branch")}
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_arguments_json_cannot_write_are_written_as_their_repr(project: Project, workers: list[str]) -> None:
+    # The SDK sends a date as its ISO text; the arguments kept for the hint are the test's own objects.
+    project.configure(IN_PROCESS)
+    project.tests(
+        "import datetime\n\n"
+        "def test_paris(mcp_contract):\n"
+        '    mcp_contract.call_tool("status", {"city": "Paris", "on": datetime.date(2026, 1, 2)}, '
+        "validate_arguments=False)\n"
+    )
+    result = project.run("--mcp-contract-coverage", "--mcp-contract-coverage-json", "c.json", *workers)
+    assert result.ret == pytest.ExitCode.OK
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        ['  /status: "down" never seen (seen: "ok", from {"city": "Paris", "on": "datetime.date(2026, 1, 2)"})']
+    )
+    data = json.loads((project.pytester.path / "c.json").read_text(encoding="utf-8"))
+    status = next(tool for tool in data["tools"] if tool["tool"] == "status")
+    assert status["kept_promises"][0]["arguments"] == {"city": "Paris", "on": "datetime.date(2026, 1, 2)"}
 
 
 def test_the_markdown_report_has_the_table_and_the_unseen_promises(project: Project) -> None:
@@ -276,3 +306,97 @@ def test_a_servers_words_break_neither_the_report_nor_the_json(project: Project)
     assert data["tools"][0]["tool"] == "odd|tool`"
     unseen = {item["detail"] for item in data["tools"][0]["unseen"]}
     assert unseen == {'"```\\n# injected"', '"\\u0000|`x`|"', "|pipe|"}
+
+
+@pytest.mark.parametrize(("given", "why"), [(".", "is a folder"), ("tox.ini/c.json", "is inside a file")])
+def test_a_json_path_that_cannot_be_a_file_stops_the_run(project: Project, given: str, why: str) -> None:
+    project.configure(IN_PROCESS)
+    project.tests(ONE_CALL)
+    result = project.run("--mcp-contract-coverage-json", given)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    shown = (project.pytester.path / given).resolve()
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: --mcp-contract-coverage-json {given}: {shown} {why}, so the coverage cannot be written there; "
+            "give the path of a file, e.g. --mcp-contract-coverage-json coverage/mcp-contract.json"
+        ]
+    )
+    assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    ("read_only", "allow", "writes", "why"),
+    [
+        (True, False, False, " (the tool says readOnlyHint: true)"),
+        (False, True, False, " (mcp_contract_fuzz_allow names it)"),
+        (False, False, True, " (mcp_contract_fuzz_writes is on)"),
+        (False, False, False, None),  # the fuzzer would not call it: no such hint
+    ],
+)
+def test_the_fuzz_hint_gives_the_reason_the_fuzzer_would_call_the_tool(
+    read_only: bool, allow: bool, writes: bool, why: str | None
+) -> None:
+    from pytest_mcp_contract._contract.coverage import ToolCoverage
+    from pytest_mcp_contract._plugin.coverage import unseen_lines
+    from pytest_mcp_contract._run.settings import Settings
+
+    tool = ToolCoverage("s", "save", {"type": "object", "properties": {"id": {"type": "integer"}}}, read_only)
+    tool.calls, tool.kept, tool.seen = 1, 1, {"answered": {"x": 1}, "absent /id": {"x": 1}}
+    settings = Settings(
+        None, "", None, "session", 30.0, False, fuzz_writes=writes, fuzz_allow=frozenset({"save"} if allow else ())
+    )
+    step = unseen_lines([tool], settings, several=False)[-1]
+    case = "  next: a case in mcp_contract_cases (or a test) with arguments that make the server answer so"
+    assert step == (
+        case if why is None else f"{case}; or --mcp-contract-fuzz N, which calls it with generated arguments{why}"
+    )
+
+
+def test_a_schema_counted_only_in_part_says_so() -> None:
+    from pytest_mcp_contract._contract.coverage import ToolCoverage
+    from pytest_mcp_contract._plugin.coverage import unseen_lines
+    from pytest_mcp_contract._run.settings import Settings
+
+    giant = {"type": "object", "properties": {f"p{index}": {"type": "string"} for index in range(600)}}
+    tool = ToolCoverage("s", "giant", giant)
+    tool.calls, tool.kept, tool.seen = 1, 1, {"answered": None}
+    lines = unseen_lines([tool], Settings(None, "", None, "session", 30.0, False), several=False)
+    assert lines[0] == (
+        "giant: its output schema is counted only in part (past 1,000 promises or 10,000 places read); "
+        "its percent is of the promises counted"
+    )
+    assert lines[1] == "giant: 999 unseen"
+
+
+def test_a_tool_error_the_test_expected_counts_a_call_and_nothing_else(project: Project) -> None:
+    project.configure(target("writers", "mcp"))
+    project.tests(
+        "def test_bad_name(mcp_contract):\n"
+        '    mcp_contract.call_tool("create_file", {"name": "../x", "body": ""}, expect_error=True)\n'
+    )
+    result = project.run("--mcp-contract-coverage", "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "create_file          1       1    0 %      1",
+            "create_file: no answer kept its contract (1 call, 1 promise unseen): each ended in a tool error or "
+            "broke the contract (the summary above names those)",
+        ]
+    )
+
+
+def test_a_tests_answers_are_walked_when_it_ends_not_held_to_the_end_of_the_run(project: Project) -> None:
+    project.configure(IN_PROCESS)
+    project.tests(
+        "from pytest_mcp_contract._plugin.keys import COVERAGE\n\n"
+        "def test_calls(mcp_contract):\n"
+        "    for city in ('Paris', 'Oslo', 'Rome', 'Paris', 'Oslo'):\n"
+        '        mcp_contract.call_tool("status", {"city": city})\n\n'
+        "def test_later(request):\n"
+        "    coverage = request.config.stash[COVERAGE]\n"
+        "    assert len(coverage._pending) <= 1  # the last may still be read by another version's session\n"
+        '    assert coverage.tools["promises", "status"].calls >= 4\n'
+    )
+    result = project.run("--mcp-contract-coverage", "-p", "no:randomly")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["status         8       0  100 %      5"])
