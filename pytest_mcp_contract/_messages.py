@@ -960,11 +960,12 @@ def bad_fail_under(source: str, given: str) -> str:
     )
 
 
-def coverage_json_unwritable(given: str, path: str, *, folder: bool) -> str:
+def output_unwritable(option: str, given: str, path: str, *, folder: bool, example: str) -> str:
+    """A file the run is to write (``--mcp-contract-report``, ``--mcp-contract-coverage-json``) cannot be one."""
     what = "is a folder" if folder else "is inside a file"
     return (
-        f"--mcp-contract-coverage-json {given}: {path} {what}, so the coverage cannot be written there; "
-        "give the path of a file, e.g. --mcp-contract-coverage-json coverage/mcp-contract.json"
+        f"{option} {given}: {path} {what}, so nothing can be written there; give the path of a file, "
+        f"e.g. {option} {example}"
     )
 
 

@@ -256,7 +256,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         suite=bool(config.getini("mcp_contract_suite")),
         snapshot_dir=snapshot_dir,
         snapshot_fields=fields,
-        report=(Path(config.invocation_params.dir) / report).resolve() if report else None,
+        report=_output(config, report, "--mcp-contract-report", "contract-report.md"),
         allow=allow,
         cases=(project / cases).resolve() if cases else None,
         cases_shown=cases,
@@ -273,6 +273,19 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         against=against,
         **_coverage(config),
     )
+
+
+def _output(config: pytest.Config, given: str | None, option: str, example: str) -> Path | None:
+    """The file an option names for the run to write, found writable now, not when the run ends with its
+    tests done: a folder there, or a file where a folder must be, stops the run."""
+    if not given:
+        return None
+    path = (Path(config.invocation_params.dir) / given).resolve()
+    if path.is_dir() or any(parent.is_file() for parent in path.parents):
+        raise pytest.UsageError(
+            messages.output_unwritable(option, given, str(path), folder=path.is_dir(), example=example)
+        )
+    return path
 
 
 def _coverage(config: pytest.Config) -> dict[str, Any]:
@@ -292,10 +305,7 @@ def _coverage(config: pytest.Config) -> dict[str, Any]:
         if not 0 <= least <= 100:
             raise pytest.UsageError(messages.bad_fail_under(source, fail_under))
     written = config.getoption("mcp_contract_coverage_json")
-    path = (Path(config.invocation_params.dir) / written).resolve() if written else None
-    # Found now, not when the run ends with its tests done: a folder there, or a file where a folder must be.
-    if path is not None and (path.is_dir() or any(parent.is_file() for parent in path.parents)):
-        raise pytest.UsageError(messages.coverage_json_unwritable(written, str(path), folder=path.is_dir()))
+    path = _output(config, written, "--mcp-contract-coverage-json", "coverage/mcp-contract.json")
     return {
         "coverage": bool(config.getini("mcp_contract_coverage") if shown is None else shown),
         "coverage_fail_under": least,

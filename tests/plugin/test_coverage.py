@@ -309,16 +309,25 @@ def test_a_servers_words_break_neither_the_report_nor_the_json(project: Project)
 
 
 @pytest.mark.parametrize(("given", "why"), [(".", "is a folder"), ("tox.ini/c.json", "is inside a file")])
-def test_a_json_path_that_cannot_be_a_file_stops_the_run(project: Project, given: str, why: str) -> None:
+@pytest.mark.parametrize(
+    ("option", "example"),
+    [
+        ("--mcp-contract-coverage-json", "coverage/mcp-contract.json"),
+        ("--mcp-contract-report", "contract-report.md"),  # the same mistake, the same start-up stop
+    ],
+)
+def test_a_path_that_cannot_be_a_file_stops_the_run(
+    project: Project, given: str, why: str, option: str, example: str
+) -> None:
     project.configure(IN_PROCESS)
     project.tests(ONE_CALL)
-    result = project.run("--mcp-contract-coverage-json", given)
+    result = project.run(option, given)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     shown = (project.pytester.path / given).resolve()
     result.stderr.fnmatch_lines(
         [
-            f"ERROR: --mcp-contract-coverage-json {given}: {shown} {why}, so the coverage cannot be written there; "
-            "give the path of a file, e.g. --mcp-contract-coverage-json coverage/mcp-contract.json"
+            f"ERROR: {option} {given}: {shown} {why}, so nothing can be written there; "
+            f"give the path of a file, e.g. {option} {example}"
         ]
     )
     assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
