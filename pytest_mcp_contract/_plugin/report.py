@@ -601,13 +601,12 @@ class ReportPlugin:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        from pytest_mcp_contract._servers.stdio import server_language
+        language: str | None = "python"  # a run with no server: the advice a Python project reads
+        if settings.server is not None:  # the module imports the SDK: not at every pytest start
+            from pytest_mcp_contract._servers.stdio import server_language
 
-        self.report = ContractReport(
-            allow=dict(settings.allow),
-            versions=settings.protocol_versions,
-            language=server_language(settings.server),
-        )
+            language = server_language(settings.server)
+        self.report = ContractReport(allow=dict(settings.allow), versions=settings.protocol_versions, language=language)
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run
         self.ran: set[str] = set()

@@ -9,9 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import mcp_types
-from pydantic import ValidationError
-
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.answer import Answer, Outcome
 from pytest_mcp_contract._contract.versions import off_model
@@ -81,6 +78,10 @@ class Observed:
     @staticmethod
     def _outcome(reader: McpContract, server: object, seen: Seen) -> Outcome | None:
         """What the call ended in, as the judge reads it; ``None`` for a round that is not the last."""
+        # Here, not at the top: the pool makes an Observed at every pytest start, server or not.
+        import mcp_types
+        from pydantic import ValidationError
+
         from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
         from pytest_mcp_contract._servers.inprocess import take_cause
 

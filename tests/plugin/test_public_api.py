@@ -135,6 +135,18 @@ def test_importing_the_package_does_not_import_the_sdk_hypothesis_or_syrupy() ->
     assert done.stdout.strip() == "[]"
 
 
+def test_a_run_with_no_server_configured_does_not_import_the_sdk(pytester: pytest.Pytester) -> None:
+    # Every pytest start of a repo that installed the plugin pays what its configure imports: the SDK
+    # (0.7 s) only when a server is configured or a fixture asks for one.
+    pytester.makepyfile(
+        test_start="def test_start():\n    pass\n",
+        conftest="import sys\n\ndef pytest_sessionfinish():\n    print('SDK', 'mcp' in sys.modules, 'mcp_types' in sys.modules)\n",
+    )
+    result = pytester.runpytest_subprocess("-p", "no:hypothesispytest", "-s")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*SDK False False*"])
+
+
 def test_the_checks_import_without_pytest() -> None:
     # A script or another test runner may judge answers: the pure checks, the errors and the messages
     # must not pull pytest in (pyproject.toml's import contract says the same of every import).
