@@ -953,6 +953,30 @@ def step_summary_unwritable(path: str, error: OSError) -> str:
     )
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 call``, ``2 calls``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def shown_name(name: str) -> str:
+    """A tool's name as a summary, a report and a table print it: a name with a newline, NUL, backtick
+    or pipe in it is shown as a JSON string, so it can neither break a table nor pass for another name."""
+    plain = name.isprintable() and not any(mark in name for mark in "`|")
+    return name if plain else json.dumps(name).replace("|", "\\u007c").replace("`", "\\u0060")
+
+
+def aligned(rows: Sequence[Sequence[str]], *, left: int) -> list[str]:
+    """A terminal table: its first ``left`` columns flush left, the others (counts) flush right."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(width) if column < left else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+
+
 def bad_fail_under(source: str, given: str) -> str:
     return (
         f"{source} = {given!r} is not a percent: give a number from 0 to 100, e.g. {source.split(' ', maxsplit=1)[0]}"

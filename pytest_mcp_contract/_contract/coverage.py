@@ -623,8 +623,3 @@ def sibling(tool: ToolCoverage, promise: Promise) -> tuple[Promise, Any] | None:
             if arguments is not None:
                 return other, arguments
     return None
-
-
-def dumps(coverage: Coverage) -> str:
-    """The coverage as JSON text, for a file."""
-    return json.dumps(coverage.to_json(), sort_keys=True)

@@ -116,15 +116,14 @@ def _tools(coverage: Coverage, main: str) -> list[ToolCoverage]:
 
 
 def _name(tool: ToolCoverage, several: bool) -> str:
-    plain = tool.tool.isprintable() and "|" not in tool.tool and "`" not in tool.tool
-    name = tool.tool if plain else json.dumps(tool.tool)
+    name = messages.shown_name(tool.tool)
     return f"{name} ({tool.server})" if several else name
 
 
 def total_text(coverage: Coverage) -> str:
     seen, total = coverage.totals()
     calls = sum(tool.calls for tool in coverage.tools.values())
-    return f"{shown_percent(seen, total)} ({seen} of {_promises(total)} seen, {_plural(calls, 'call')})"
+    return f"{shown_percent(seen, total)} ({seen} of {_promises(total)} seen, {messages.plural(calls, 'call')})"
 
 
 def terminal_lines(coverage: Coverage, settings: Settings, main: str = "") -> list[str]:
@@ -151,14 +150,7 @@ def terminal_lines(coverage: Coverage, settings: Settings, main: str = "") -> li
                         str(tool.calls),
                     )
                 )
-        widths = [max(len(row[column]) for row in rows) for column in range(5)]
-        lines += [
-            "  ".join(
-                cell.ljust(width) if column == 0 else cell.rjust(width)
-                for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-            ).rstrip()
-            for row in rows
-        ]
+        lines += messages.aligned(rows, left=1)
     lines.append(f"total: {total_text(coverage)}")
     details = unseen_lines(tools, settings, len(servers) > 1)
     return lines + (["", *details] if details else [])
@@ -186,7 +178,7 @@ def unseen_lines(
             continue
         if ANSWERED in {promise.id for promise in unseen}:
             lines.append(
-                f"{name}: no answer kept its contract ({_plural(tool.calls, 'call')}, {_promises(len(unseen))} "
+                f"{name}: no answer kept its contract ({messages.plural(tool.calls, 'call')}, {_promises(len(unseen))} "
                 "unseen): each ended in a tool error or broke the contract (the summary above names those)"
             )
             continue
@@ -205,12 +197,8 @@ def unseen_lines(
     return lines
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def _promises(count: int) -> str:
-    return _plural(count, "promise")
+    return messages.plural(count, "promise")
 
 
 def _next_step(tool: ToolCoverage, settings: Settings) -> str:
@@ -273,6 +261,7 @@ def markdown_lines(coverage: Coverage, settings: Settings, main: str = "") -> li
 
 
 def _cell(text: str) -> str:
+    # The tool's name is shown_name's already; the server's name beside it (several servers) may hold either.
     return "`" + text.replace("`", "\\u0060").replace("|", "\\u007c") + "`"
 
 

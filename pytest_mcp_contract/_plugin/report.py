@@ -52,8 +52,7 @@ class ToolRecord:
     def shown(self) -> str:
         """The name as the summary and report print it: a name with a newline, NUL, backtick or pipe
         in it is shown as a JSON string, so it can neither break a table nor pass for another name."""
-        plain = self.name.isprintable() and not any(mark in self.name for mark in "`|")
-        return self.name if plain else json.dumps(self.name).replace("|", "\\u007c").replace("`", "\\u0060")
+        return messages.shown_name(self.name)
 
     fuzzed: bool = False
     fuzz_calls: int = 0
@@ -173,14 +172,9 @@ class ContractReport:
         for server in self._server_order():
             if several:
                 lines.append(f"server {server}" + (" (configured)" if server == self.main else "") + ":")
-            rows = [_TERMINAL_HEADER] + [_terminal_row(tool) for tool in self._tools_of(server)]
-            widths = [max(len(row[column]) for row in rows) for column in range(len(_TERMINAL_HEADER))]
-            for row in rows:
-                cells = [
-                    cell.rjust(width) if column >= 3 else cell.ljust(width)
-                    for column, (cell, width) in enumerate(zip(row, widths, strict=True))
-                ]
-                lines.append("  ".join(cells).rstrip())
+            lines += messages.aligned(
+                [_TERMINAL_HEADER, *(_terminal_row(tool) for tool in self._tools_of(server))], left=3
+            )
         if lines:
             lines.append("")
         # A fact's further lines are its items, one per line, indented.
@@ -230,7 +224,9 @@ class ContractReport:
             text = ", ".join(self.not_called)
             facts.append(("tools not called", f"{text} (give them example calls: see mcp_contract_cases)"))
         prose = sorted(
-            f"{tool.shown} ({_plural(tool.tally.noted['content-prose'], 'call')})" for tool in tools if tool.tally.noted
+            f"{tool.shown} ({messages.plural(tool.tally.noted['content-prose'], 'call')})"
+            for tool in tools
+            if tool.tally.noted
         )
         if prose:
             facts.append(
@@ -289,7 +285,7 @@ class ContractReport:
             text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
             breaking = sum(_change_counts(tool)["breaking"] for tool in tools)
             if breaking:
-                text += f" ({_plural(breaking, 'breaking change')})"
+                text += f" ({messages.plural(breaking, 'breaking change')})"
             facts.append(("schema snapshots", text))
         # Said when such a file is written or asked for, not on every run that matches it.
         unschemed = sorted(
@@ -397,7 +393,7 @@ class ContractReport:
     def markdown(self, target: str) -> str:
         # Tools the generated suite snapshotted, i.e. that the server listed (none if it did not run).
         listed = sum(1 for tool in self.servers.get(self.main, {}).values() if tool.schema is not None)
-        about = f" (`{self.main}`): {_plural(listed, 'tool')}" if listed else ""
+        about = f" (`{self.main}`): {messages.plural(listed, 'tool')}" if listed else ""
         out = ["# MCP contract report", "", f"Configured server `{target}`{about}.", ""]
         compared = sorted((tool for tool in self._all() if tool.against), key=lambda tool: tool.name)
         out += _against_section(compared, self.allow)
@@ -559,10 +555,6 @@ def _failure_lines(failures: list[dict[str, Any]]) -> list[str]:
     if len(failures) > _FAILURES_SHOWN:
         lines.append(f"- and {len(failures) - _FAILURES_SHOWN} more failing calls")
     return lines
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def header(config: pytest.Config) -> list[str] | None:
