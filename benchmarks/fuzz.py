@@ -5,9 +5,12 @@ Run it with ``python benchmarks/fuzz.py`` (``--calls N``, ``--rounds N``). Inter
 * ``sdk``: ``await client.call_tool("forecast", {...})`` N times with fixed arguments (the SDK
   validates each result itself), in one task;
 * ``fuzz``: the plugin's fuzz loop for the same tool, N examples: Hypothesis generates arguments
-  from the input schema, every result is checked. No failure, so no shrinking.
+  from the input schema, every result is checked. No failure, so no shrinking;
+* ``unjudged``: Hypothesis drawing from the same strategy, each example sent through the same session
+  and nothing judged: what Hypothesis's engine and the generated arguments cost before any check,
+  the ceiling for any fuzzer built on Hypothesis.
 
-Prints calls per second (medians) and the ratio fuzz / sdk.
+Prints calls per second (medians) and each rate as a share of the SDK's.
 """
 
 from __future__ import annotations
@@ -62,25 +65,56 @@ def _fuzz(contract: McpContract, calls: int, folder: Path) -> float:
     return made.calls / (time.perf_counter() - start)
 
 
+def _unjudged(contract: McpContract, calls: int) -> float:
+    import hypothesis
+    from hypothesis import HealthCheck, Phase, Verbosity, given
+
+    from pytest_mcp_contract._fuzz.strategies import arguments, checker
+
+    schema = contract.tools["forecast"].input_schema
+    made = 0
+
+    def call(generated: dict[str, object]) -> None:
+        nonlocal made
+        made += 1
+        contract.request("forecast", generated)
+
+    # The fuzzer's own settings, less its example database.
+    test = hypothesis.settings(
+        max_examples=calls,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        phases=tuple(phase for phase in Phase if phase is not Phase.explain),
+    )(given(arguments(schema, (), checker(schema)))(call))
+    start = time.perf_counter()
+    test()
+    return made / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=5)
     options = parser.parse_args()
-    rates: dict[str, list[float]] = {"sdk": [], "fuzz": []}
+    rates: dict[str, list[float]] = {"sdk": [], "unjudged": [], "fuzz": []}
     with tempfile.TemporaryDirectory() as folder, McpContract(server) as contract:
         for round_index in range(options.rounds):
-            sides = ["sdk", "fuzz"] if round_index % 2 == 0 else ["fuzz", "sdk"]
+            sides = list(rates) if round_index % 2 == 0 else list(reversed(rates))
             for side in sides:
                 if side == "sdk":
-                    rates["sdk"].append(asyncio.run(_sdk(options.calls)))
+                    rates[side].append(asyncio.run(_sdk(options.calls)))
+                elif side == "unjudged":
+                    rates[side].append(_unjudged(contract, options.calls))
                 else:
-                    rates["fuzz"].append(_fuzz(contract, options.calls, Path(folder)))
-    sdk, fuzz = statistics.median(rates["sdk"]), statistics.median(rates["fuzz"])
+                    rates[side].append(_fuzz(contract, options.calls, Path(folder)))
+    sdk = statistics.median(rates["sdk"])
     print(f"{options.calls} calls, {options.rounds} rounds, medians")
-    print(f"{'loop':6} {'calls/s':>9}")
-    print(f"{'sdk':6} {sdk:9.0f}")
-    print(f"{'fuzz':6} {fuzz:9.0f}   ({fuzz / sdk:.2f} of the SDK's rate)")
+    print(f"{'loop':9} {'calls/s':>9} {'of sdk':>7}")
+    for side, samples in rates.items():
+        rate = statistics.median(samples)
+        print(f"{side:9} {rate:9.0f} {rate / sdk:7.2f}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ the one test below times, in the same process and interleaved round by round, tw
 the same ``MCPServer``, in process or started as a command (this file with ``--serve``) over stdio:
 
 * ``raw``: ``await client.session.send_request(CallToolRequest(...), CallToolResult)`` in the same
-  loop: the wire and the typed parsing, no validation at all. The floor;
+  loop, the request built for each call: the wire and the typed parsing, no validation at all. The floor;
 * ``sdk``: ``await client.call_tool(...)`` in a loop inside one task (the SDK validates each
   result against the output schema itself); the loop is entered once per batch;
 * ``contract``: ``mcp_contract.call_tool(...)`` from a plain sync test, every result checked;
@@ -111,10 +111,10 @@ class SdkHost:
     def batch(self, name: str, arguments: dict[str, Any], count: int, *, raw: bool = False) -> None:
         async def job(client: Client) -> None:
             if raw:
-                request = mcp_types.CallToolRequest(
-                    params=mcp_types.CallToolRequestParams(name=name, arguments=arguments)
-                )
-                for _ in range(count):
+                for _ in range(count):  # a request per call, as any caller with its own arguments builds one
+                    request = mcp_types.CallToolRequest(
+                        params=mcp_types.CallToolRequestParams(name=name, arguments=arguments)
+                    )
                     await client.session.send_request(request, mcp_types.CallToolResult)
                 return
             for _ in range(count):

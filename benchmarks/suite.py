@@ -12,11 +12,15 @@ round by round, pytest runs in fresh processes of this interpreter:
   checks item per tool, through syrupy);
 * ``suite -n 2``: the same under pytest-xdist with two workers;
 * ``suite stdio``: the same suite with the server started as a command
-  (``stdio:python server.py``), the same snapshots.
+  (``stdio:python server.py``), the same snapshots;
+* ``pytest floor``: a test with as many no-op parametrized cases as the suite has items (two per
+  tool): what pytest itself charges for that many items, with no server work at all;
+* ``floor -n 2``: the same under pytest-xdist with two workers: what xdist charges for them.
 
-Both start pytest with the plugin installed, so interpreter and SDK start-up are in both; the
-ratio printed is suite time / hand-rolled time (medians over rounds); the last column compares the
-stdio run with the in-process suite.
+Every run starts pytest with the plugin installed and the server configured, so interpreter, SDK
+and server start-up are in all of them. Printed per size (``--tools 100 500`` measures both): each
+median, its ratio to the hand-rolled run and to the serial suite, and the milliseconds per tool above
+the hand-rolled run and above pytest's floor.
 """
 
 from __future__ import annotations
@@ -103,6 +107,17 @@ def test_output_schemas():
         assert path.read_text(encoding="utf-8") == text, tool.name
 """
 
+FLOOR = """
+import pytest
+
+from server import TOOLS
+
+
+@pytest.mark.parametrize("index", range(2 * TOOLS))
+def test_item(index):
+    pass
+"""
+
 INI = """
 [pytest]
 addopts = -p no:cacheprovider
@@ -113,6 +128,7 @@ mcp_contract_server = server.py:mcp
 def _project(folder: Path, tools: int) -> None:
     (folder / "server.py").write_text(f"TOOLS = {tools}\n" + textwrap.dedent(SERVER), encoding="utf-8")
     (folder / "test_hand_rolled.py").write_text(textwrap.dedent(HAND_ROLLED), encoding="utf-8")
+    (folder / "test_floor.py").write_text(textwrap.dedent(FLOOR), encoding="utf-8")
     (folder / "hand_snapshots").mkdir()
     (folder / "pytest.ini").write_text(INI, encoding="utf-8")
 
@@ -128,25 +144,23 @@ def _pytest(folder: Path, *args: str) -> float:
     return elapsed
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--tools", type=int, default=100)
-    options = parser.parse_args()
+def _measure(tools: int, rounds: int) -> dict[str, list[float]]:
     folder = Path(tempfile.mkdtemp(prefix="mcp-contract-suite-bench-"))
     try:
-        _project(folder, options.tools)
+        _project(folder, tools)
         runs = {
             "hand-rolled": ("test_hand_rolled.py",),
             "suite": ("-m", "mcp_contract"),
             "suite -n 2": ("-m", "mcp_contract", "-n", "2"),
             "suite stdio": ("-m", "mcp_contract", f"--mcp-contract-server=stdio:{sys.executable} server.py"),
+            "pytest floor": ("test_floor.py",),
+            "floor -n 2": ("test_floor.py", "-n", "2"),
         }
         # Record both kinds of snapshot once; every timed run then compares against them.
         _pytest(folder, "test_hand_rolled.py")
         _pytest(folder, "-m", "mcp_contract", "--snapshot-update")
         times: dict[str, list[float]] = {label: [] for label in runs}
-        for round_index in range(options.rounds):
+        for round_index in range(rounds):
             order = list(runs.items())
             if round_index % 2:
                 order.reverse()  # alternate who goes first, so drift hits every side
@@ -154,13 +168,24 @@ def main() -> None:
                 times[label].append(_pytest(folder, *args))
     finally:
         shutil.rmtree(folder)
-    base = statistics.median(times["hand-rolled"])
-    print(f"{options.tools} tools, {options.rounds} rounds, median wall time per pytest run")
-    suite = statistics.median(times["suite"])
-    print(f"{'run':14} {'seconds':>8} {'ratio':>7} {'/ suite':>8}")
-    for label, samples in times.items():
-        median = statistics.median(samples)
-        print(f"{label:14} {median:8.3f} {median / base:7.3f} {median / suite:8.3f}")
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tools", type=int, nargs="+", default=[100, 500], help="server sizes, one run each")
+    options = parser.parse_args()
+    for tools in options.tools:
+        times = _measure(tools, options.rounds)
+        medians = {label: statistics.median(samples) for label, samples in times.items()}
+        base, suite, floor = medians["hand-rolled"], medians["suite"], medians["pytest floor"]
+        print(f"\n{tools} tools, {options.rounds} rounds, median wall time per pytest run")
+        print(f"{'run':14} {'seconds':>8} {'ratio':>7} {'/ suite':>8} {'ms/tool':>8} {'- floor':>8}")
+        for label, median in medians.items():
+            above = (median - base) / tools * 1000
+            over_floor = (median - floor) / tools * 1000
+            print(f"{label:14} {median:8.3f} {median / base:7.3f} {median / suite:8.3f} {above:8.2f} {over_floor:8.2f}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import pkgutil
 import shutil
 import socket
 import subprocess
@@ -31,9 +32,15 @@ import pytest
 with contextlib.suppress(ImportError):  # mcp 2.x's HTTP stack (mcp 1.x runs on httpx)
     import httpcore2  # noqa: F401 (httpx2 maps its errors by class: one copy, or ConnectError is not one)
 
-import pytest_mcp_contract._client.async_client
-import pytest_mcp_contract._contract.checks  # noqa: F401
+import pytest_mcp_contract
 from pytest_mcp_contract import ContractViolationError, McpContract
+
+# Every module of the plugin too. pytester drops from sys.modules what an inner run imported, but the
+# package keeps each submodule as an attribute: a later run reached the stale copy through the package
+# (`from pytest_mcp_contract._servers import stdio`) and a fresh one by name, two StdioTarget classes
+# that isinstance told apart (a stdio server then got advice for no language, in one order of tests).
+for _module in pkgutil.walk_packages(pytest_mcp_contract.__path__, "pytest_mcp_contract."):
+    importlib.import_module(_module.name)
 
 SERVERS = Path(__file__).parent / "contract_servers"
 NODE_SERVERS = SERVERS / "typescript"

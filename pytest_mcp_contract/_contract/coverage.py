@@ -20,9 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contract._contract.fastschema import compile_predicate
-from pytest_mcp_contract._json.patterns import ERRORS as PATTERN_ERRORS
-from pytest_mcp_contract._json.patterns import PatternTooSlow
 from pytest_mcp_contract._json.schemaform import (
     ANNOTATIONS,
     accepts_all,
@@ -362,6 +359,12 @@ class Plan:
     def _predicate(self, branch: Any, at: str, *, unknown: bool = False) -> Callable[[Any], bool]:
         """Whether a value validates against the branch at schema pointer ``at`` (read as the checks read it);
         ``unknown``: the answer when it cannot say."""
+        # Here, not at the top: the plugin imports this module at every pytest start, and the patterns
+        # module brings the regex engine, which only a run that counts coverage needs.
+        from pytest_mcp_contract._contract.fastschema import compile_predicate
+        from pytest_mcp_contract._json.patterns import ERRORS as PATTERN_ERRORS
+        from pytest_mcp_contract._json.patterns import PatternTooSlow
+
         quick = compile_predicate(branch, root=self.root)
         validator = self._validator
         if quick is None and validator is not None:

@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from hypothesis import provisional
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 from jsonschema.validators import validator_for
 
+from pytest_mcp_contract._contract.fastschema import compile_predicate
 from pytest_mcp_contract._contract.schema import timed_keywords
 from pytest_mcp_contract._json.patterns import PatternUnreadable, ecma
 from pytest_mcp_contract._json.schemaform import ANNOTATIONS, TYPES, canonical, lookup
@@ -90,10 +92,14 @@ def checker(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
     # Patterns read the ECMA-262 way and searched with a time budget, as the checks read them; a pattern
     # that backtracks without end rejects the draw.
     validator = timed_keywords(validator_class)(schema)
+    # Every draw passes through here: the compiled yes/no the checks use where it covers the schema
+    # (ten times quicker than jsonschema's walk), jsonschema where it does not.
+    quick = compile_predicate(schema) if validator_class is Draft202012Validator else None
+    is_valid = quick if quick is not None else validator.is_valid
 
     def allows(value: Any) -> bool:
         try:
-            return bool(validator.is_valid(value))
+            return bool(is_valid(value))
         except Exception:  # a pattern Python cannot read, in patternProperties, say
             return False
 

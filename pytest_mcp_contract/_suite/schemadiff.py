@@ -18,7 +18,6 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Final, Literal
 
-from pytest_mcp_contract._json.patterns import same_meaning
 from pytest_mcp_contract._json.schemaform import (
     ABSENT,
     ANNOTATIONS,
@@ -363,7 +362,7 @@ class _Differ:
             self._add(where, f"removed (was {render(before)})", "widen")
         elif before is ABSENT:
             self._add(where, f"added: {render(after)}", "narrow")
-        elif key == "pattern" and isinstance(before, str) and isinstance(after, str) and same_meaning(before, after):
+        elif key == "pattern" and isinstance(before, str) and isinstance(after, str) and _same_pattern(before, after):
             # Read the ECMA-262 way, as every check reads it: \d is [0-9], so nothing a client sees changed.
             self._add(where, f"rewritten from {render(before)} to {render(after)} (same values)", "cosmetic")
         else:
@@ -758,3 +757,10 @@ def _presence(old: dict[str, Any], new: dict[str, Any], key: str) -> str:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _same_pattern(before: str, after: str) -> bool:
+    # Imported here: the plugin imports this module at every pytest start, the regex engine only a diff needs.
+    from pytest_mcp_contract._json.patterns import same_meaning
+
+    return same_meaning(before, after)
