@@ -20,14 +20,16 @@ import asyncio
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from mcp import Client
 from mcp.server import MCPServer
 from pydantic import BaseModel, Field
+from rounds import interleaved  # beside this file, first on the script's path
 
 from pytest_mcp_contract import McpContract
-from pytest_mcp_contract._fuzz.fuzzer import fuzz_tool
+from pytest_mcp_contract._fuzz.fuzzer import fuzz_tool, search_settings
 from pytest_mcp_contract._run.settings import Settings
 
 server = MCPServer("bench", log_level="WARNING")
@@ -66,8 +68,7 @@ def _fuzz(contract: McpContract, calls: int, folder: Path) -> float:
 
 
 def _unjudged(contract: McpContract, calls: int) -> float:
-    import hypothesis
-    from hypothesis import HealthCheck, Phase, Verbosity, given
+    from hypothesis import given
 
     from pytest_mcp_contract._fuzz.strategies import arguments, checker
 
@@ -80,14 +81,7 @@ def _unjudged(contract: McpContract, calls: int) -> float:
         contract.request("forecast", generated)
 
     # The fuzzer's own settings, less its example database.
-    test = hypothesis.settings(
-        max_examples=calls,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-        verbosity=Verbosity.quiet,
-        phases=tuple(phase for phase in Phase if phase is not Phase.explain),
-    )(given(arguments(schema, (), checker(schema)))(call))
+    test = search_settings(calls, None)(given(arguments(schema, (), checker(schema)))(call))
     start = time.perf_counter()
     test()
     return made / (time.perf_counter() - start)
@@ -98,17 +92,14 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=5)
     options = parser.parse_args()
-    rates: dict[str, list[float]] = {"sdk": [], "unjudged": [], "fuzz": []}
+    calls = options.calls
     with tempfile.TemporaryDirectory() as folder, McpContract(server) as contract:
-        for round_index in range(options.rounds):
-            sides = list(rates) if round_index % 2 == 0 else list(reversed(rates))
-            for side in sides:
-                if side == "sdk":
-                    rates[side].append(asyncio.run(_sdk(options.calls)))
-                elif side == "unjudged":
-                    rates[side].append(_unjudged(contract, options.calls))
-                else:
-                    rates[side].append(_fuzz(contract, options.calls, Path(folder)))
+        sides: dict[str, Callable[[], float]] = {
+            "sdk": lambda: asyncio.run(_sdk(calls)),
+            "unjudged": lambda: _unjudged(contract, calls),
+            "fuzz": lambda: _fuzz(contract, calls, Path(folder)),
+        }
+        rates = interleaved(sides, options.rounds)
     sdk = statistics.median(rates["sdk"])
     print(f"{options.calls} calls, {options.rounds} rounds, medians")
     print(f"{'loop':9} {'calls/s':>9} {'of sdk':>7}")

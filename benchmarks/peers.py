@@ -27,6 +27,7 @@ median and its ratio to ``pytest-mcptest``.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.metadata
 import os
 import shutil
@@ -34,10 +35,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import startup  # beside this file: python puts the script's folder first on the path
+from rounds import interleaved, time_pytest  # beside this file, first on the script's path
 
 REPO = Path(__file__).resolve().parent.parent
 PEER = "pytest-mcptest==0.1.1"
@@ -111,18 +112,6 @@ def _project(folder: Path, test: str, ini: str) -> Path:
     return folder
 
 
-def _time(python: Path, folder: Path, *args: str) -> float:
-    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    start = time.perf_counter()
-    done = subprocess.run(
-        [str(python), "-m", "pytest", *args], cwd=folder, capture_output=True, text=True, check=False, env=environment
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"pytest {' '.join(args)} in {folder.name} failed:\n{done.stdout}\n{done.stderr}")
-    return elapsed
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=7)
@@ -134,22 +123,18 @@ def main() -> None:
         ours_project = _project(root / "ours-project", OURS, "mcp_contract_server = server.py:mcp\n")
         sdk_project = _project(root / "sdk-project", SDK_ALONE, "")
         peer_project = _project(root / "peer-project", MCPTEST, "")
-        _time(ours, ours_project, "--snapshot-update")  # the suite's snapshots, once
+        time_pytest(ours, ours_project, "--snapshot-update")  # the suite's snapshots, once
         sides = {
-            "ours": (ours, ours_project, ()),
-            "ours, no hypothesis plugin": (ours, ours_project, ("-p", "no:hypothesispytest")),
-            "sdk alone": (ours, sdk_project, ("-p", "no:mcp_contract")),
-            "pytest-mcptest": (peer, peer_project, ()),
+            "ours": functools.partial(time_pytest, ours, ours_project),
+            "ours, no hypothesis plugin": functools.partial(
+                time_pytest, ours, ours_project, "-p", "no:hypothesispytest"
+            ),
+            "sdk alone": functools.partial(time_pytest, ours, sdk_project, "-p", "no:mcp_contract"),
+            "pytest-mcptest": functools.partial(time_pytest, peer, peer_project),
         }
-        for python, folder, args in sides.values():  # byte code and file caches warm for every side
-            _time(python, folder, *args)
-        times: dict[str, list[float]] = {side: [] for side in sides}
-        for round_index in range(rounds):
-            order = list(sides.items())
-            if round_index % 2:
-                order.reverse()  # alternate who goes first, so drift hits every side
-            for side, (python, folder, args) in order:
-                times[side].append(_time(python, folder, *args))
+        for measure in sides.values():  # byte code and file caches warm for every side
+            measure()
+        times = interleaved(sides, rounds)
     base = statistics.median(times["pytest-mcptest"])
     print(f"\n11 tools, each called once; {rounds} rounds, median wall time per pytest run")
     print(f"{'run':28} {'seconds':>8} {'vs pytest-mcptest':>18}")

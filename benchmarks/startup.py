@@ -17,13 +17,14 @@ Prints each median and its ratio to ``without``.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
-import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
+
+from rounds import interleaved, time_pytest  # beside this file, first on the script's path
 
 SERVER = """
 from mcp.server import MCPServer
@@ -58,17 +59,6 @@ def _project(folder: Path) -> None:
     (folder / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -q\n", encoding="utf-8")
 
 
-def _time(folder: Path, extra: list[str]) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", *extra], cwd=folder, capture_output=True, text=True, check=False
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"pytest {' '.join(extra)} failed:\n{done.stdout}\n{done.stderr}")
-    return elapsed
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=7)
@@ -76,15 +66,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         _project(folder)
-        for extra in SIDES.values():  # warm the file caches and byte-code of each side
-            _time(folder, extra)
-        times: dict[str, list[float]] = {side: [] for side in SIDES}
-        for round_index in range(rounds):
-            order = list(SIDES.items())
-            if round_index % 2:
-                order.reverse()  # alternate who goes first, so drift hits every side
-            for side, extra in order:
-                times[side].append(_time(folder, extra))
+        sides = {side: functools.partial(time_pytest, sys.executable, folder, *extra) for side, extra in SIDES.items()}
+        for measure in sides.values():  # warm the file caches and byte-code of each side
+            measure()
+        times = interleaved(sides, rounds)
     base = statistics.median(times["without"])
     print(textwrap.dedent(f"\n{'side':14} {'median s':>9} {'vs without':>11}"))
     for side in SIDES:

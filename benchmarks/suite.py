@@ -26,14 +26,15 @@ the hand-rolled run and above pytest's floor.
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
+
+from rounds import interleaved, time_pytest  # beside this file, first on the script's path
 
 SERVER = """
 from typing import TypedDict
@@ -134,14 +135,7 @@ def _project(folder: Path, tools: int) -> None:
 
 
 def _pytest(folder: Path, *args: str) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", *args], cwd=folder, capture_output=True, text=True, check=False
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"pytest {' '.join(args)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-    return elapsed
+    return time_pytest(sys.executable, folder, "-q", *args)
 
 
 def _measure(tools: int, rounds: int) -> dict[str, list[float]]:
@@ -159,16 +153,9 @@ def _measure(tools: int, rounds: int) -> dict[str, list[float]]:
         # Record both kinds of snapshot once; every timed run then compares against them.
         _pytest(folder, "test_hand_rolled.py")
         _pytest(folder, "-m", "mcp_contract", "--snapshot-update")
-        times: dict[str, list[float]] = {label: [] for label in runs}
-        for round_index in range(rounds):
-            order = list(runs.items())
-            if round_index % 2:
-                order.reverse()  # alternate who goes first, so drift hits every side
-            for label, args in order:
-                times[label].append(_pytest(folder, *args))
+        return interleaved({label: functools.partial(_pytest, folder, *args) for label, args in runs.items()}, rounds)
     finally:
         shutil.rmtree(folder)
-    return times
 
 
 def main() -> None:

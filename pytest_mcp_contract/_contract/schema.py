@@ -10,7 +10,7 @@ import functools
 import json
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
@@ -159,7 +159,7 @@ def _compile_checked(schema: dict[str, Any], check_formats: bool) -> CompiledSch
         draft,
         (*_root_problems(schema), *_pattern_problems(schema)),
         validator,
-        _quickest_check(schema, cls, validator, check_formats),
+        quickest_check(schema, cls, validator, check_formats),
         declared="$schema" in schema,
     )
 
@@ -249,9 +249,11 @@ def pattern_place(schema: Any, pattern: str) -> str:
     return ""
 
 
-def _quickest_check(
-    schema: dict[str, Any], cls: type[Validator], validator: Validator, check_formats: bool
+def quickest_check(
+    schema: Mapping[str, Any], cls: type[Validator], validator: Validator, check_formats: bool
 ) -> Callable[[Any], bool]:
+    """The quickest yes/no for ``schema``: its compiled predicate (``_contract.fastschema``) where that
+    covers a Draft 2020-12 schema, else ``validator``'s own."""
     if cls is jsonschema.Draft202012Validator:
         predicate = compile_predicate(schema, check_formats=check_formats)
         if predicate is not None:

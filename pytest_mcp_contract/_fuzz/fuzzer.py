@@ -34,6 +34,8 @@ from pytest_mcp_contract._run.paths import file_stem
 from pytest_mcp_contract._run.records import CallTally
 
 if TYPE_CHECKING:
+    import hypothesis
+    from hypothesis.database import ExampleDatabase
     from mcp_types import Tool
 
     from pytest_mcp_contract._client.sync_client import McpContract
@@ -143,7 +145,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     __tracebackhide__ = True
     import hypothesis
     import pytest
-    from hypothesis import HealthCheck, Phase, Verbosity, example, given
+    from hypothesis import example, given
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import FlakyFailure, InvalidArgument, Unsatisfiable
 
@@ -202,20 +204,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         return replayed
     for given_call in known:  # the tool's cases and the schema's examples, tried first as they stand
         call = example(given_call)(call)
-    test = hypothesis.settings(
-        # Not the project's Hypothesis profile: these are settings of the plugin's own.
-        parent=hypothesis.settings.get_profile("default"),
-        max_examples=settings.fuzz,
-        deadline=None,  # a slow call is the call timeout's business (input-crash)
-        database=DirectoryBasedExampleDatabase(str(folder)),
-        suppress_health_check=list(HealthCheck),
-        verbosity=Verbosity.quiet,
-        # Not explain: its extra calls go to the tool, and the message is built from our own record.
-        phases=tuple(phase for phase in Phase if phase is not Phase.explain),
-        derandomize=False,
-        print_blob=False,
-        report_multiple_bugs=False,
-    )(given(strategy)(call))
+    test = search_settings(settings.fuzz, DirectoryBasedExampleDatabase(str(folder)))(given(strategy)(call))
     if settings.fuzz_seed is not None:
         test = hypothesis.seed(settings.fuzz_seed)(test)
     found: _Broke | None = None
@@ -278,6 +267,27 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         expected=tally.expected,
         allowed=tally.allowed,
         noted=tally.noted,
+    )
+
+
+def search_settings(examples: int, database: ExampleDatabase | None) -> hypothesis.settings:
+    """The search's Hypothesis settings, the plugin's own (not the project's profile): ``examples``
+    calls at most, examples kept in ``database``."""
+    import hypothesis
+    from hypothesis import HealthCheck, Phase, Verbosity
+
+    return hypothesis.settings(
+        parent=hypothesis.settings.get_profile("default"),
+        max_examples=examples,
+        deadline=None,  # a slow call is the call timeout's business (input-crash)
+        database=database,
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        # Not explain: its extra calls go to the tool, and the message is built from our own record.
+        phases=tuple(phase for phase in Phase if phase is not Phase.explain),
+        derandomize=False,
+        print_blob=False,
+        report_multiple_bugs=False,
     )
 
 
