@@ -59,12 +59,17 @@ def broken_contract(
         lines = [f"tool {tool!r} called with {call_arguments(arguments)} broke its contract ({count} {noun}):"]
     else:
         lines = [f"tool {tool!r} breaks its contract as listed ({count} {noun}):"]
+    return "\n".join(lines + _violations_and_steps(found, next_step))
+
+
+def _violations_and_steps(found: Sequence[Finding], next_step: Callable[[Any], str]) -> list[str]:
+    lines = []
     for violation in found:
         lines.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
         lines.extend(f"  {line}" for line in violation.message.splitlines())
     lines.append("Next step:")
     lines += [f"- {check}: {step}" for check, step in dict.fromkeys((v.check, next_step(v)) for v in found)]
-    return "\n".join(lines)
+    return lines
 
 
 def check_label(check: str, versions: tuple[str, ...]) -> str:
@@ -471,6 +476,64 @@ def off_model(server: str, tool: str, version: str, why: str) -> str:
         f"{server} answered tools/call {tool!r} with a result that MCP {version} does not allow ({why}): a client "
         f"on {version} rejects it. Send what that version's wire model allows (up to 2025-11-25, an object)."
     )
+
+
+def wire_fault(
+    server: str, method: str, version: str, where: str, *, wants: str, found: str | None, tool: str | None, read_as: str
+) -> str:
+    """A ``wire-invalid``: the message answering ``method`` has ``found`` (``None``: nothing) at ``where``,
+    where MCP ``version`` wants ``wants``; ``read_as`` says how the plugin reads it then."""
+    page = f" ({tool!r})" if tool else ""
+    if found is None:
+        said = f"has no {where}{page}, which MCP {version} requires"
+    else:
+        said = f"has {found} at {where}{page}, where MCP {version} wants {wants}"
+    return (
+        f"{server}'s answer to {method} {said}: a client that reads it strictly refuses the whole message, a "
+        f"lenient one guesses. {read_as}"
+    )
+
+
+def wire_read_as(method: str, dropped: str | None, *, annotation: bool) -> str:
+    """How the plugin reads a malformed place: as absent; ``dropped`` names the entry left out with it."""
+    if dropped is not None:
+        return f"The plugin leaves {dropped} out, as a client that skips what it cannot read does."
+    if annotation:
+        return "The plugin reads it as absent, as MCP asks of a hint it cannot trust: the tool is not read-only to it."
+    return "The plugin reads it as absent."
+
+
+def cursor_loops(server: str, cursor: str, page: int, first: int) -> str:
+    """A ``wire-invalid`` of a ``tools/list`` whose ``nextCursor`` comes back."""
+    return (
+        f"{server}'s answer to tools/list (page {page}) gives the nextCursor {cursor} that page {first} gave: a "
+        "client that follows it lists the same pages for ever. The plugin stops there, with the tools listed so far."
+    )
+
+
+def tool_name_fault(name: str, why: str) -> str:
+    """A ``tool-name-invalid``: ``why`` is what is wrong with ``name`` (``is listed twice (...)``)."""
+    shown = render_text(name)
+    if why.startswith("is listed twice"):
+        return (
+            f"the tool name {shown} {why}: a client keeps one of the two, and which one a call reaches is the server's"
+        )
+    return (
+        f"the tool name {shown} {why}: MCP 2025-11-25 (SEP-986) says a name SHOULD be 1 to 128 characters of "
+        "A-Z a-z 0-9 _ - . and unique in the server, and a client may refuse or rename a tool whose name is not"
+    )
+
+
+def render_text(text: str, limit: int = 60) -> str:
+    """A server's string in a message: quoted, shortened past ``limit`` characters (a name of 129)."""
+    return repr(text) if len(text) <= limit else repr(text[: limit - 1] + "…") + f" ({len(text):,} characters)"
+
+
+def broken_listing(found: Sequence[Finding], next_step: Callable[[Any], str], *, server: str) -> str:
+    """A ``ContractViolationError``'s text for what the server's ``tools/list`` answer breaks."""
+    count = len(found)
+    lines = [f"the tools/list answer of {server} breaks the contract ({count} violation{'s' * (count != 1)}):"]
+    return "\n".join(lines + _violations_and_steps(found, next_step))
 
 
 def stdout_noise(server: str, when: str, line: str | None, why: str) -> str:

@@ -4,10 +4,15 @@ Importing this package loads no SDK (the settings read ``DEFAULT_TIMEOUT`` at st
 notes each run's exit status here).
 """
 
-from typing import Final
+from typing import Final, Literal
 
 DEFAULT_TIMEOUT: Final = 30.0
 """Seconds a call, or the opening of a session, may take unless the project says otherwise."""
+
+ToolNames = Literal["spec", "clients"]
+"""Which tool names pass (ini ``mcp_contract_tool_names``): SEP-986's (1 to 128 characters of ``A-Z a-z
+0-9 _ - .``), or, for ``clients``, only what the model APIs behind clients take too (no dot, at most 64)."""
+TOOL_NAMES: Final[tuple[ToolNames, ...]] = ("spec", "clients")
 
 CALLBACKS: Final = (
     "sampling_callback",

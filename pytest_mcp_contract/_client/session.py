@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
 
 import anyio
@@ -29,15 +30,26 @@ from pytest_mcp_contract._client.answering import (
 from pytest_mcp_contract._contract.answer import (
     Answer,
     ErrorAnswer,
+    Malformed,
     Outcome,
     Refusal,
     RoundsWithoutEnd,
     Triage,
     Unreadable,
 )
-from pytest_mcp_contract._contract.checks import Call, argument_errors, check_tool, stdout_noise, verdict
+from pytest_mcp_contract._contract.checks import (
+    Call,
+    argument_errors,
+    check_tool,
+    cursor_violation,
+    name_violations,
+    stdout_noise,
+    verdict,
+    wire_violations,
+)
 from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
+from pytest_mcp_contract._contract.wire import Reading, name_faults, read_strictly
 from pytest_mcp_contract._errors import (
     ClientCapabilityError,
     InvalidArgumentsError,
@@ -51,7 +63,8 @@ from pytest_mcp_contract._sdk.client import SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
 from pytest_mcp_contract._sdk.http import http_library
 from pytest_mcp_contract._sdk.servers import HighLevelServer
-from pytest_mcp_contract._sdk.wire import wire_result
+from pytest_mcp_contract._sdk.tap import WireTap
+from pytest_mcp_contract._sdk.wire import read_result, wire_result
 from pytest_mcp_contract._servers import stdio_pipe
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
@@ -66,6 +79,7 @@ from pytest_mcp_contract._servers.stdio_pipe import StdoutFault
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
 
+    from pytest_mcp_contract._client import ToolNames
     from pytest_mcp_contract._contract.coverage import Coverage
     from pytest_mcp_contract._servers.names import ServerNames
 
@@ -100,6 +114,7 @@ class SessionOptions(TypedDict, total=False):
     callbacks: Mapping[str, Any]
     names: ServerNames | None
     coverage: Coverage | None
+    tool_names: ToolNames
 
 
 class ContractSession:
@@ -117,6 +132,7 @@ class ContractSession:
         callbacks: Mapping[str, Any] | None = None,
         names: ServerNames | None = None,
         coverage: Coverage | None = None,
+        tool_names: ToolNames = "spec",
     ) -> None:
         self.server = server
         self.target = as_target(server)
@@ -157,6 +173,16 @@ class ContractSession:
         """The call that timed out last, until someone asks whether the server still answers."""
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
+        self.tool_names = tool_names
+        self.tap = WireTap()
+        """Every answer as it came, where a transport carries messages (not the SDK's own in process)."""
+        self._handshake: list[Violation] = []
+        """What the handshake's answer (``initialize``, ``server/discover``) breaks of its version's wire model."""
+        self.listing_violations: list[Violation] = []
+        """What the last listing broke: its wire model (about a tool's entry, or the listing as a whole),
+        the tool names a client may refuse; and what the handshake broke."""
+        self._wire: Reading | None = None
+        """The strict reading of the call in flight's answer, when it breaks its version's wire model."""
 
     # --- async steps, run on whatever loop owns the session --------------------------------------
 
@@ -165,7 +191,7 @@ class ContractSession:
         if isinstance(self.server, HighLevelServer):
             record_causes()
         self.connection = self.target.connect(stack)
-        transport = self.connection.transport() if self.connection is not None else None
+        transport = self.tap.tapped(self.connection.transport()) if self.connection is not None else None
         connection = AsyncExitStack()
         try:
             self._sdk = await open_session(
@@ -182,6 +208,12 @@ class ContractSession:
             hint = await self._hint(cause)
             problem = messages.not_opened(server_label(self.server), _explain(cause), hint, self._stderr())
             raise SessionError(problem) from self._chained(error)
+        self._handshake = [
+            violation
+            for method in ("initialize", "server/discover")
+            for raw in self.tap.take_method(method)
+            for violation in wire_violations(read_strictly(method, self.negotiated, raw), server_label(self.server))
+        ]
         told = self._sdk.server_name
         if self.names is not None and told is not None and self.target.external:  # in process, it has its name
             self.names.told(self.server, told)
@@ -243,20 +275,31 @@ class ContractSession:
         return messages.stdout_noise(server_label(self.server), when, None, _explain(fault))
 
     async def list_tools(self) -> dict[str, Tool]:
-        """Every page of ``tools/list``."""
+        """Every page of ``tools/list``, each read strictly where the wire is tapped: what a page breaks of its
+        version's wire model, a name a client may refuse and a cursor that comes back are found here
+        (:attr:`listing_violations`), and a malformed part counts as absent (a string ``readOnlyHint`` is no hint)."""
         __tracebackhide__ = True
         tools: dict[str, Tool] = {}
         cursor: str | None = None
+        given: dict[str, int] = {}
+        """Each cursor the server gave, and the page that gave it."""
+        entries: list[list[Any]] = []
+        readings: list[Reading] = []
+        found: list[Violation] = []
         sdk = self.sdk  # a server already gone says so itself
         try:
-            for _ in range(MAX_PAGES):
-                page = await sdk.list_tools(cursor)
+            for number in range(1, MAX_PAGES + 1):
+                page = await self._page(sdk, cursor, number, entries, readings)
                 tools.update((tool.name, tool) for tool in page.tools)
                 cursor = page.next_cursor
+                if cursor is not None and cursor in given:  # a client that follows it would list for ever
+                    label = server_label(self.server)
+                    found.append(cursor_violation(label, cursor, number, given[cursor]))
+                    cursor = None
                 if cursor is None:
-                    if self.coverage is not None:
-                        self.coverage.listed(self.server_name, tools.values())
+                    self._listed(tools, entries, readings, found, several=number > 1)
                     return tools
+                given[cursor] = number
         except ValidationError as error:  # the negotiated version's wire model rejects the listing
             refusal = self._off_model(error)
             raise SessionError(
@@ -272,6 +315,57 @@ class ContractSession:
                 error
             )
         raise SessionError(messages.listing_endless(server_label(self.server), MAX_PAGES))
+
+    async def _page(
+        self, sdk: SdkSession, cursor: str | None, number: int, entries: list[list[Any]], readings: list[Reading]
+    ) -> mcp_types.ListToolsResult:
+        """One page, as the SDK reads it; where the wire is tapped, read strictly and with its malformed
+        parts absent. Its tool entries as they came go to ``entries``, its strict reading to ``readings``."""
+        __tracebackhide__ = True
+        refused: ValidationError | None = None
+        page: mcp_types.ListToolsResult | None = None
+        try:
+            page = await sdk.list_tools(cursor)
+        except ValidationError as error:
+            refused = error
+        raw = self.tap.take(self.tap.last_sent())
+        if raw is not None:
+            listed = raw.get("tools")
+            entries.append(listed if isinstance(listed, list) else [])
+            reading = read_strictly("tools/list", self.negotiated, raw)
+            if reading.faults:
+                readings.append(replace(reading, faults=tuple(replace(fault, page=number) for fault in reading.faults)))
+                if reading.kept is not None:
+                    listing: mcp_types.ListToolsResult = read_result("tools/list", reading.kept)
+                    return listing
+        if page is None:
+            assert refused is not None
+            raise refused
+        return page
+
+    def _listed(
+        self,
+        tools: dict[str, Tool],
+        entries: list[list[Any]],
+        readings: list[Reading],
+        found: list[Violation],
+        *,
+        several: bool,
+    ) -> None:
+        """Settle what the listing broke (its pages named only when there were several), and count the tools."""
+        label = server_label(self.server)
+        wire = [
+            violation
+            for reading in readings
+            for violation in wire_violations(
+                reading if several else replace(reading, faults=tuple(replace(f, page=None) for f in reading.faults)),
+                label,
+            )
+        ]
+        names = name_faults(entries, clients=self.tool_names == "clients")
+        self.listing_violations = [*self._handshake, *wire, *found, *name_violations(names)]
+        if self.coverage is not None:
+            self.coverage.listed(self.server_name, tools.values())
 
     async def refresh_tools(self) -> None:
         self._tools = await self.list_tools()
@@ -297,6 +391,7 @@ class ContractSession:
         self._calling = f"during tools/call {name!r}"
         self._call_mark = self.connection.mark() if self.connection is not None else None
         self._refusals.clear()
+        self._wire = None
         try:
             with marked_call() as key:
                 try:
@@ -317,13 +412,13 @@ class ContractSession:
         if not isinstance(result, mcp_types.CallToolResult):
             return result
         if not result.is_error:
-            return Answer(result, None)
+            return Answer(result, None, wire=self._wire)
         cause, refused_return = take_cause_and_origin(self.server, key)
-        return Answer(result, cause, refused_return)
+        return Answer(result, cause, refused_return, wire=self._wire)
 
     async def _rounds(
         self, name: str, arguments: dict[str, Any] | None
-    ) -> CallToolResult | OffModel | RoundsWithoutEnd:
+    ) -> CallToolResult | OffModel | RoundsWithoutEnd | Malformed:
         """The call through its ``InputRequiredResult`` rounds, to its final result or what stopped it."""
         __tracebackhide__ = True
         result = await self._send_call(name, arguments, None, None)
@@ -350,13 +445,27 @@ class ContractSession:
         arguments: dict[str, Any] | None,
         responses: dict[str, Any] | None,
         state: str | None,
-    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult | OffModel:
-        """One ``tools/call`` round, read by the negotiated version's wire model."""
+    ) -> mcp_types.CallToolResult | mcp_types.InputRequiredResult | OffModel | Malformed:
+        """One ``tools/call`` round, read by the negotiated version's wire model; where the wire is tapped,
+        also read strictly by it (:attr:`_wire`), each malformed part then absent from the result."""
         __tracebackhide__ = True
+        refused: ValidationError | None = None
         try:
-            return await self.sdk.call(name, arguments, responses, state)
+            answer = await self.sdk.call(name, arguments, responses, state)
         except ValidationError as error:  # the negotiated version's wire model rejects the answer
-            return self._off_model(error)
+            refused = error
+        raw = self.tap.take(self.tap.last_sent())
+        reading = read_strictly("tools/call", self.negotiated, raw) if raw is not None else None
+        if reading is not None and reading.faults:  # read strictly, with each malformed part absent
+            self._wire = reading
+            if reading.kept is None:
+                return Malformed(reading)
+            try:
+                kept: mcp_types.CallToolResult | mcp_types.InputRequiredResult = read_result("tools/call", reading.kept)
+            except ValidationError as error:
+                return self._off_model(error)
+            return kept
+        return self._off_model(refused) if refused is not None else answer
 
     def _off_model(self, error: ValidationError) -> OffModel:
         """What the negotiated version's wire model said of an answer it rejected."""
@@ -473,9 +582,22 @@ class ContractSession:
         """The tool-level checks, run once per listed tool."""
         hit = self._tool_violations.get(tool.name)
         if hit is None or hit[0] is not tool:
-            hit = (tool, check_tool(tool, server=self.server, version=self.negotiated))
+            hit = (
+                tool,
+                [*self.entry_violations(tool.name), *check_tool(tool, server=self.server, version=self.negotiated)],
+            )
             self._tool_violations[tool.name] = hit
         return hit[1]
+
+    def entry_violations(self, name: str) -> list[Violation]:
+        """What the listing's entry of tool ``name`` broke of its version's wire model (``wire-invalid``)."""
+        return [found for found in self.listing_violations if found.subject == "tool" and found.tool == name]
+
+    @property
+    def listing_wide(self) -> list[Violation]:
+        """What the listing broke that is about no tool it keeps: a name a client may refuse, a tool left out,
+        a cursor that comes back, the handshake's answer."""
+        return [found for found in self.listing_violations if found.subject != "tool"]
 
     def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
         """Tool-level and result violations of a result got elsewhere; never raises.

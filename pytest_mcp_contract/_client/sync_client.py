@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pytest_mcp_contract._client import DEFAULT_TIMEOUT
+from pytest_mcp_contract._client import DEFAULT_TIMEOUT, ToolNames
 from pytest_mcp_contract._client.face import ClientFace
 from pytest_mcp_contract._client.loop import PROCESS_SHUTDOWN, LoopHost
 from pytest_mcp_contract._client.session import PROBE_TIMEOUT, ContractSession
@@ -49,6 +49,7 @@ class McpContract(ClientFace):
         callbacks: Mapping[str, Any] | None = None,
         names: ServerNames | None = None,
         coverage: Coverage | None = None,
+        tool_names: ToolNames = "spec",
     ) -> None:
         self._session = ContractSession(
             server,
@@ -60,6 +61,7 @@ class McpContract(ClientFace):
             callbacks=callbacks,
             names=names,
             coverage=coverage,
+            tool_names=tool_names,
         )
         opening = timeout if startup_timeout is None else startup_timeout
         self._host = LoopHost(

@@ -17,6 +17,8 @@ from pytest_mcp_contract._contract.violations import Violation
 if TYPE_CHECKING:
     from mcp_types import CallToolResult
 
+    from pytest_mcp_contract._contract.wire import Reading
+
 
 class Answer(NamedTuple):
     """A ``tools/call`` result and, for a crash in process, what the server logged about it."""
@@ -25,6 +27,9 @@ class Answer(NamedTuple):
     cause: str | None
     refused_return: bool = False
     """In process: the error is the SDK refusing the tool's return value, not the tool crashing."""
+    wire: Reading | None = None
+    """The answer as it came, read strictly by its version's wire model, when it breaks it (``result``
+    reads each malformed place as absent)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,18 @@ class Unreadable:
 
 
 @dataclass(frozen=True)
+class Malformed:
+    """An answer that breaks its version's wire model where a client cannot do without (its ``content``)."""
+
+    reading: Reading
+
+    @property
+    def why(self) -> str:
+        places = ", ".join(fault.pointer or "(root)" for fault in self.reading.faults)
+        return f"the answer breaks its protocol version's wire model where no client can do without it ({places})"
+
+
+@dataclass(frozen=True)
 class NoAnswer:
     """Nothing came within the call's time, or the server went away under the call."""
 
@@ -63,7 +80,7 @@ class NoAnswer:
     gone: bool = False
 
 
-Refusal = ErrorAnswer | OffModel | RoundsWithoutEnd | Unreadable
+Refusal = ErrorAnswer | OffModel | RoundsWithoutEnd | Unreadable | Malformed
 """What came instead of a result that a client could take."""
 
 Outcome = Answer | Refusal | NoAnswer

@@ -16,7 +16,15 @@ from pydantic_core import to_json
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.agreement import refused_values
-from pytest_mcp_contract._contract.answer import Answer, ErrorAnswer, NoAnswer, Outcome, RoundsWithoutEnd, Unreadable
+from pytest_mcp_contract._contract.answer import (
+    Answer,
+    ErrorAnswer,
+    Malformed,
+    NoAnswer,
+    Outcome,
+    RoundsWithoutEnd,
+    Unreadable,
+)
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import InstanceError, compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.versions import OffModel, adapts_schema_to_version, has_object_rules
@@ -25,9 +33,11 @@ from pytest_mcp_contract._contract.violations import (
     ERROR_WITHOUT_TEXT,
     UNMET_EXPECT_ERROR,
     CheckId,
+    Subject,
     Violation,
     noted_checks,
 )
+from pytest_mcp_contract._contract.wire import ABSENT, NameFault, Reading
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow, PatternUnreadable
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
@@ -71,7 +81,10 @@ def verdict(call: Call) -> list[Violation]:
     found = stdout_noise(name, call.noise)
     outcome = call.outcome
     if isinstance(outcome, Answer):
-        return found + _answered(call, outcome)
+        wire = wire_violations(outcome.wire, call.server, name) if outcome.wire is not None else []
+        return found + wire + _answered(call, outcome)
+    if isinstance(outcome, Malformed):
+        return found + wire_violations(outcome.reading, call.server, name)
     if isinstance(outcome, OffModel):
         check: CheckId = "structured-invalid" if outcome.field.startswith("structuredContent") else "answer-unreadable"
         message = messages.off_model(call.server, name, outcome.version, outcome.why)
@@ -84,6 +97,64 @@ def verdict(call: Call) -> list[Violation]:
     if isinstance(outcome, NoAnswer):
         return [*found, Violation("input-crash", name, messages.no_answer(outcome.why, gone=outcome.gone))]
     return found + _error_answer(call, outcome)
+
+
+def wire_violations(reading: Reading, server: str, tool: str = "") -> list[Violation]:
+    """A ``wire-invalid`` for each place a message as it came breaks its version's wire model (``server``:
+    how messages name it). A call's are about ``tool``; a listing's about the tool whose entry holds the
+    place, or, for an entry left out or a place outside every entry, about the listing."""
+    found = []
+    for fault in reading.faults:
+        entry = reading.entry_dropped(fault)
+        left_out = None
+        if entry is not None:
+            left_out = f"content block {entry[-1]}" if fault.method == "tools/call" else _entry_named(fault.tool, entry)
+        annotation = fault.method == "tools/list" and "annotations" in fault.path
+        method = fault.method if fault.page is None else f"{fault.method} (page {fault.page})"
+        message = messages.wire_fault(
+            server,
+            method,
+            fault.version,
+            show_pointer(fault.pointer),
+            wants=fault.wants,
+            found=None if fault.found is ABSENT else render(fault.found),
+            tool=fault.tool,
+            read_as=messages.wire_read_as(fault.method, left_out, annotation=annotation),
+        )
+        subject: Subject = "tool"
+        about = tool
+        if fault.method in ("initialize", "server/discover"):
+            subject = "server"
+        elif fault.method == "tools/list":
+            about = fault.tool or ""
+            subject = "tool" if fault.tool and entry is None else "listing"
+        found.append(Violation("wire-invalid", about, message, fault.pointer, subject=subject))
+    return found
+
+
+def _entry_named(tool: str | None, entry: tuple[str | int, ...]) -> str:
+    where = show_pointer("".join(f"/{part}" for part in entry))
+    return f"the tool {tool!r} ({where})" if tool else f"the entry at {where}"
+
+
+def name_violations(faults: Sequence[NameFault]) -> list[Violation]:
+    """A ``tool-name-invalid`` for each tool name a client may refuse, or that the listing gives twice."""
+    return [
+        Violation(
+            "tool-name-invalid",
+            fault.name,
+            messages.tool_name_fault(fault.name, fault.why),
+            "".join(f"/{part}" for part in fault.path),
+            subject="listing",
+        )
+        for fault in faults
+    ]
+
+
+def cursor_violation(server: str, cursor: str, page: int, first: int) -> Violation:
+    """The ``wire-invalid`` of a listing whose ``nextCursor`` on ``page`` is one page ``first`` gave."""
+    message = messages.cursor_loops(server, render(cursor), page, first)
+    return Violation("wire-invalid", "", message, "/nextCursor", subject="listing")
 
 
 def stdout_noise(tool: str, noise: str | None) -> list[Violation]:

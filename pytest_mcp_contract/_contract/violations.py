@@ -22,8 +22,13 @@ CheckId = Literal[
     "input-crash",
     "stdout-noise",
     "answer-unreadable",
+    "wire-invalid",
+    "tool-name-invalid",
     "breaking-change",
 ]
+
+Subject = Literal["tool", "listing", "server", "sequence"]
+"""What a finding is about: one tool, the server's tool listing, the server as a whole, or a chain of calls."""
 
 UNMET_EXPECT_ERROR: Final = "expect_error=True, but the tool succeeded (is_error is not set)"
 """The ``tool-error`` of a call that was to fail and did not."""
@@ -96,6 +101,18 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "(\\ud800 alone), at most 200 levels deep, with every field the session's protocol version requires. "
         "Look at how the tool builds its result."
     ),
+    "wire-invalid": (
+        "Send each field as the protocol version's schema types it: a boolean as true or false, never as a "
+        "string; every field it requires present (a content block's type, a tool's inputSchema); a cursor "
+        "that moves on. A client that reads strictly refuses the whole message, a lenient one (the Python "
+        "SDK's) guesses: look at the code that builds the message (a hand-written result or listing)."
+    ),
+    "tool-name-invalid": (
+        "Rename the tool: 1 to 128 characters of A-Z a-z 0-9 _ - . (no spaces or other punctuation), unique "
+        'in the server (MCP 2025-11-25, SEP-986); under ini mcp_contract_tool_names = "clients", also no dot and '
+        "at most 64 characters. If the name must stay, carry it with 'NAME:tool-name-invalid  # why' in "
+        "mcp_contract_allow."
+    ),
     "breaking-change": (
         "Undo the change to the tool, so clients written against the base revision keep working; or, if the "
         "break is intended, acknowledge it for the reviewers with a line 'TOOL:breaking-change  # why clients "
@@ -117,10 +134,11 @@ def noted_checks(require_json_text: bool) -> frozenset[str]:
 @public
 @dataclass(frozen=True)
 class Violation:
-    """One broken promise of one tool.
+    """One broken promise of a tool, or of the server's listing.
 
     ``path`` is a JSON pointer into the checked instance (``structured_content`` for result checks,
-    ``output_schema`` for ``output-schema-invalid``, ``input_schema`` for ``input-schema-invalid``),
+    ``output_schema`` for ``output-schema-invalid``, ``input_schema`` for ``input-schema-invalid``, the
+    message as it came for ``wire-invalid``, the ``tools/list`` answer for ``tool-name-invalid``),
     ``""`` for its root, or ``None`` when the violation is not about a place in a document.
     """
 
@@ -131,6 +149,9 @@ class Violation:
     versions: tuple[str, ...] = ()
     """The protocol versions it holds for, when not for every one (a rule of one era, or a server
     that answers differently by version)."""
+    subject: Subject = "tool"
+    """What it is about: ``tool`` (``tool`` names it), or ``listing`` (``tool`` names the tool whose
+    entry it is about, ``""`` for the listing as a whole: a cursor, a page)."""
 
     def __str__(self) -> str:
         return messages.violation_line(self)
@@ -171,10 +192,16 @@ class ContractViolationError(McpContractError, AssertionError):
         tool: str,
         arguments: Mapping[str, Any] | None = None,
         called: bool = True,
+        listing: str | None = None,
     ) -> None:
         self.violations: list[Violation] = list(violations)
         self.tool = tool
         self.arguments = arguments
+        self.listing = listing
+        """The server whose ``tools/list`` answer broke the contract, for a finding about the listing."""
+        if listing is not None:  # what the server's tools/list answer breaks (``listing``: the server's label)
+            super().__init__(messages.broken_listing(self.violations, next_step, server=listing))
+            return
         super().__init__(
             messages.broken_contract(self.violations, next_step, tool=tool, arguments=arguments, called=called)
         )

@@ -70,8 +70,8 @@ def _observed(item: pytest.Item) -> Observed:
 
 def _record_failure(item: pytest.Item, error: BaseException) -> None:
     """A broken contract that failed the test, for the report: which test, tool, arguments and why."""
-    if not isinstance(error, ContractViolationError):
-        return
+    if not isinstance(error, ContractViolationError) or error.listing is not None:
+        return  # a listing's findings are about no one tool: its item's failure tells them
     servers = [server for server, tool in item.stash.get(CALLS, {}) if tool == error.tool]
     record(
         item,

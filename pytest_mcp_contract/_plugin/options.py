@@ -76,6 +76,14 @@ def add_options(parser: pytest.Parser) -> None:
         default=str(DEFAULT_TIMEOUT),
     )
     parser.addini(
+        "mcp_contract_tool_names",
+        "Which tool names pass the tool-name-invalid check: spec (SEP-986: 1 to 128 characters of A-Z a-z 0-9 "
+        "_ - ., the default) or clients (also no dot and at most 64 characters, as the model APIs behind "
+        "clients take).",
+        type="string",
+        default="spec",
+    )
+    parser.addini(
         "mcp_contract_require_json_text",
         "Fail a call whose structured_content (an object, a list of records, a single value) content tells in "
         "prose only, with no text block holding its JSON (the spec recommends one); by default the summary only "

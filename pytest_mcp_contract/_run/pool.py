@@ -176,6 +176,7 @@ class SessionPool:
             "startup_timeout": settings.startup_timeout,
             "names": self.names,
             "coverage": self.coverage,
+            "tool_names": settings.tool_names,
         }
 
     @asynccontextmanager

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 import pytest
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._client import DEFAULT_TIMEOUT
+from pytest_mcp_contract._client import DEFAULT_TIMEOUT, TOOL_NAMES, ToolNames
 from pytest_mcp_contract._contract.versions import HANDSHAKE_ERA, OFFERED
 from pytest_mcp_contract._sdk.release import MODERN, SDK_VERSION
 
@@ -85,6 +85,8 @@ class Settings:
     """The least contract coverage, in percent, a run may end with (``--mcp-contract-coverage-fail-under``)."""
     coverage_json: Path | None = None
     """Where to write the contract coverage as JSON (``--mcp-contract-coverage-json``)."""
+    tool_names: ToolNames = "spec"
+    """Which tool names pass (ini ``mcp_contract_tool_names``): SEP-986's, or only what model APIs take too."""
 
     @property
     def counting(self) -> bool:
@@ -105,6 +107,7 @@ INI_KEYS: Final = (
     "mcp_contract_timeout",
     "mcp_contract_startup_timeout",
     "mcp_contract_require_json_text",
+    "mcp_contract_tool_names",
     "mcp_contract_protocol_versions",
     "mcp_contract_check_formats",
     "mcp_contract_server_env",
@@ -211,6 +214,13 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
             "(session: one MCP session for the whole run, the default)."
         )
     timeout = _timeout(cast("str", config.getini("mcp_contract_timeout")))
+    tool_names = cast("str", config.getini("mcp_contract_tool_names")).strip() or "spec"
+    if tool_names not in TOOL_NAMES:
+        raise pytest.UsageError(
+            f"mcp_contract_tool_names = {tool_names!r} is not a profile; use spec (SEP-986: 1 to 128 characters "
+            "of A-Z a-z 0-9 _ - ., the default) or clients (also no dot, at most 64 characters, as the model "
+            "APIs behind clients take)."
+        )
     startup_timeout = _timeout(
         cast("str", config.getini("mcp_contract_startup_timeout")), "mcp_contract_startup_timeout"
     )
@@ -253,6 +263,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         timeout=timeout,
         check_formats=check_formats,
         require_json_text=bool(config.getini("mcp_contract_require_json_text")),
+        tool_names=tool_names,
         suite=bool(config.getini("mcp_contract_suite")),
         snapshot_dir=snapshot_dir,
         snapshot_fields=fields,

@@ -199,6 +199,9 @@ class Listing(NamedTuple):
     """The other versions whose session could not open or list, and why."""
     folder: Path
     """The server's snapshot folder, settled once the listing's sessions told its name."""
+    findings: list[Violation]
+    """What the listing broke that is about no tool it keeps (a tool name a client may refuse, a tool left
+    out, a cursor that comes back, the handshake's answer), merged from every version's listing."""
 
 
 def list_for_suite(
@@ -226,18 +229,22 @@ def list_for_suite(
         return str(error)
     pool.keep(client)
     unlisted = {}
+    wide = {client.protocol_version or "": client.session.listing_wide}
     for version in settings.protocol_versions[1:] if every_version else ():  # kept for the first test
         if version == client.protocol_version:  # answered already: a second session would say the same
             continue
         try:
-            pool.keep(pool.open(settings.server, version))
+            other = pool.open(settings.server, version)
         except SessionError as error:
             pool.failed(settings.server, f"the suite's listing ({suite}::listing[{version}])", error, version)
             unlisted[version] = str(error)
+            continue
+        pool.keep(other)
+        wide.setdefault(other.protocol_version or version, other.session.listing_wide)
     _check_name(settings, pool, updating=updating)
     tools = client.tools
     folder = server_folder(settings.snapshot_dir, settings.server, pool.names)
-    return Listing(tools, _cases(settings, tools), unlisted, folder)
+    return Listing(tools, _cases(settings, tools), unlisted, folder, merge(wide))
 
 
 def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> None:
@@ -283,6 +290,11 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
     items: list[pytest.Item] = []
     for version, problem in listing.unlisted.items():  # a version no client of could list the tools
         items.append(_failing(suite, f"listing[{version}]", problem))
+    if listing.findings:  # what the listing breaks beyond any tool it keeps: told once, by an item of its own
+        item = ContractItem.from_parent(suite, name="listing", callobj=_listing_test(listing.findings, settings))
+        item.tool_name = ""
+        item.add_marker(MARKER)
+        items.append(item)
     stems: dict[str, str] = {}
     base = settings.against.snapshots(folder) if settings.against is not None else None
     for name in sorted(tools):
@@ -438,6 +450,22 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
     return fuzz
 
 
+def _listing_test(findings: list[Violation], settings: Settings) -> Callable[..., None]:
+    """The ``listing`` item: what the tools/list answer breaks, sorted by the allow list (``NAME:check``)."""
+
+    def listing(request: pytest.FixtureRequest) -> None:
+        __tracebackhide__ = True
+        from pytest_mcp_contract._contract.expect import Judge
+        from pytest_mcp_contract._servers.kinds import server_label
+
+        verdict = Judge(expectations(request.node), settings.allow, settings.noted).judge("", None, findings)
+        if verdict.failing:
+            raise ContractViolationError(verdict.failing, tool="", listing=server_label(settings.server))
+
+    listing.__module__ = __name__
+    return listing
+
+
 def _failing(suite: ContractSuite, name: str, message: str) -> pytest.Item:
     def listing(**_fixtures: Any) -> None:
         __tracebackhide__ = True
@@ -549,8 +577,10 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
         tool = client.tools.get(tool_name)
         if tool is None:  # not listed under that version: its schema item says so
             continue
-        per_version[version] = client.session.noise(tool_name) + check_tool(
-            tool, server=settings.server, version=version
+        session = client.session
+        listed = session.entry_violations(tool_name)  # its listing entry as it came, read strictly
+        per_version[version] = (
+            session.noise(tool_name) + listed + check_tool(tool, server=settings.server, version=version)
         )
     for version in _unlisted(request):  # no client could list: the listing is held to that version's rules
         per_version[version] = check_tool(first, server=settings.server, version=version)

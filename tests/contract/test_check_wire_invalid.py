@@ -1,0 +1,267 @@
+"""``wire-invalid`` and ``tool-name-invalid``: every message read strictly by its protocol version's own model.
+
+The server is written by hand (``contract_servers/strict_wire.py``), as in a language without an MCP
+SDK, over stdio and over HTTP; each run plants one defect. A correct one that looks odd (unknown keys,
+vendor ``_meta``, two pages of tools) passes, fuzzing on.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from conftest import SERVERS, Project, http_server
+
+from pytest_mcp_contract._contract.wire import ABSENT, name_faults, read_strictly
+
+STRICT = SERVERS / "strict_wire.py"
+FOUND = re.compile(r"^(?:E\s+)?\[(wire-invalid|tool-name-invalid)(?: @ [^\]]+)?\] at (\S+)$")
+
+PLANTED = {
+    "is-error-string": {("wire-invalid", "/isError")},
+    "read-only-string": {("wire-invalid", "/tools/1/annotations/readOnlyHint")},
+    "text-number": {("wire-invalid", "/content/0/text")},
+    "block-untyped": {("wire-invalid", "/content/1/type")},
+    "no-input-schema": {("wire-invalid", "/tools/1/inputSchema")},
+    "bad-name": {("tool-name-invalid", "/tools/1/name")},
+    "long-name": {("tool-name-invalid", "/tools/1/name")},
+    "twice": {("tool-name-invalid", "/tools/1/name")},
+    "cursor-loops": {("wire-invalid", "/nextCursor")},
+}
+"""Each defect the server can plant, and what it is named (check, pointer), whichever way it is reached."""
+
+TEST_CALLS = "def test_echo(mcp_contract):\n    mcp_contract.call_tool('echo')\n"
+
+
+@contextmanager
+def reached(transport: str, *defects: str, calls: Path | None = None) -> Iterator[str]:
+    """The hand-written server, planted with ``defects``, as a target over ``transport``."""
+    env = {"STRICT_WIRE_CALLS": str(calls)} if calls is not None else {}
+    if transport == "stdio":
+        yield f"stdio:{sys.executable} {STRICT} {' '.join(defects)}"
+        return
+    with http_server(str(STRICT), *defects, env=env) as url:
+        yield url
+
+
+def findings(result: pytest.RunResult) -> set[tuple[str, str]]:
+    return {(match[1], match[2]) for line in result.stdout.lines if (match := FOUND.match(line))}
+
+
+def run(project: Project, target: str, *args: str, **ini: str) -> pytest.RunResult:
+    project.configure(target, suite=True, **ini)
+    project.tests(TEST_CALLS)
+    return project.run("--snapshot-update", "--mcp-contract-fuzz", "5", *args)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("defect", list(PLANTED))
+def test_each_planted_defect_is_named_with_its_pointer(
+    project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, transport: str, defect: str
+) -> None:
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("STRICT_WIRE_CALLS", str(calls))
+    with reached(transport, defect, calls=calls) as target:
+        result = run(project, target)
+    assert findings(result) == PLANTED[defect]
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    counted = Counter(calls.read_text().split()) if calls.exists() else Counter()
+    assert counted["wipe"] == 0  # never fuzzed: it does not say readOnlyHint: true (a string says nothing)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_correct_hand_written_server_that_looks_odd_passes_with_fuzzing(
+    project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, transport: str
+) -> None:
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("STRICT_WIRE_CALLS", str(calls))
+    with reached(transport, calls=calls) as target:
+        result = run(project, target)
+    assert findings(result) == set()
+    result.assert_outcomes(passed=9, skipped=1)  # wipe may write: not fuzzed
+    counted = Counter(calls.read_text().split())
+    assert counted["echo"] > 1
+    assert counted["status"] > 0
+    assert counted["wipe"] == 0
+
+
+def test_the_string_read_only_hint_keeps_the_wiping_tool_unfuzzed(
+    project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("STRICT_WIRE_CALLS", str(calls))
+    with reached("stdio", "read-only-string") as target:
+        result = run(project, target)
+    result.stdout.fnmatch_lines(
+        [
+            "tool 'wipe' breaks its contract as listed (1 violation):",
+            "[[]wire-invalid[]] at /tools/1/annotations/readOnlyHint",
+            f'  the stdio server * answer to tools/list (page 1) has "true" at /tools/1/annotations/readOnlyHint '
+            "('wipe'), where MCP 2025-11-25 wants a boolean: a client that reads it strictly refuses the whole "
+            "message, a lenient one guesses. The plugin reads it as absent, as MCP asks of a hint it cannot "
+            "trust: the tool is not read-only to it.",
+            "Next step:",
+            "- wire-invalid: Send each field as the protocol version's schema types it: *",
+        ]
+    )
+    result.stdout.fnmatch_lines(["  wipe (says destructiveHint: true): mcp_contract_fuzz_allow = wipe"])
+    assert "wipe" not in calls.read_text().split()
+
+
+def test_a_call_names_each_malformed_place_and_reads_it_as_absent(project: Project) -> None:
+    with reached("stdio", "is-error-string", "text-number") as target:
+        project.configure(target)
+        project.tests(TEST_CALLS)
+        result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ContractViolationError: tool 'echo' called with no arguments broke its "
+            "contract (3 violations):",
+            "E       [[]wire-invalid[]] at /content/0/text",
+            "E         the stdio server * answer to tools/call has 42 at /content/0/text, where MCP 2025-11-25 "
+            "wants a string: * The plugin leaves content block 0 out, as a client that skips what it cannot "
+            "read does.",
+            "E       [[]wire-invalid[]] at /isError",
+            'E         * answer to tools/call has "false" at /isError, where MCP 2025-11-25 wants a boolean: * '
+            "The plugin reads it as absent.",
+            # With its one text block left out, content says none of the data: so a strict reader sees it.
+            "E       [[]content-mismatch[]] at /items",
+        ]
+    )
+
+
+def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project) -> None:
+    with reached("stdio", "bad-name", "long-name", "twice", "no-input-schema", "cursor-loops") as target:
+        project.configure(target, suite=True)
+        project.tests("def test_plain():\n    pass\n")
+        result = project.run("--snapshot-update", "-k", "listing")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "the tools/list answer of the stdio server * breaks the contract (5 violations):",
+            "[[]wire-invalid[]] at /tools/1/inputSchema",
+            "  * answer to tools/list (page 2) has no /tools/1/inputSchema ('lost'), which MCP 2025-11-25 "
+            "requires: * The plugin leaves the tool 'lost' (/tools/1) out, as a client that skips what it "
+            "cannot read does.",
+            "[[]wire-invalid[]] at /nextCursor",
+            '  * answer to tools/list (page 2) gives the nextCursor "page-2" that page 1 gave: a client that '
+            "follows it lists the same pages for ever. The plugin stops there, with the tools listed so far.",
+            "[[]tool-name-invalid[]] at /tools/2/name",
+            "  the tool name 'get weather!' has characters outside A-Z a-z 0-9 _ - . (' ', '!'): MCP 2025-11-25 "
+            "(SEP-986) says a name SHOULD be 1 to 128 characters of A-Z a-z 0-9 _ - . and unique in the server, "
+            "and a client may refuse or rename a tool whose name is not",
+            "[[]tool-name-invalid[]] at /tools/3/name",
+            f"  the tool name '{'n' * 59}…' (129 characters) is 129 characters long; a name has at most 128: *",
+            "[[]tool-name-invalid[]] at /tools/4/name",
+            "  the tool name 'echo' is listed twice (first at /tools/0 on page 1): a client keeps one of the two, "
+            "and which one a call reaches is the server's",
+            "Next step:",
+            "- wire-invalid: *",
+            "- tool-name-invalid: Rename the tool: 1 to 128 characters of A-Z a-z 0-9 _ - . *",
+        ]
+    )
+
+
+def test_the_allow_list_carries_a_name_and_an_entry(project: Project) -> None:
+    allow = (
+        "\n    get weather!:tool-name-invalid  # the client of record keeps it\n    wipe:wire-invalid  # fixed in 2.0"
+    )
+    with reached("stdio", "bad-name", "read-only-string") as target:
+        project.configure(target, suite=True, mcp_contract_allow=allow)
+        project.tests("def test_plain():\n    pass\n")
+        result = project.run("--snapshot-update", "-k", "listing or checks")
+    result.assert_outcomes(passed=5)  # the listing and four tool checks
+
+
+def test_the_clients_profile_refuses_a_dot_and_a_long_name(project: Project) -> None:
+    pages = [[{"name": "notes.search"}, {"name": "x" * 65}, {"name": "plain_name"}]]
+    assert name_faults(pages) == []
+    refused = name_faults(pages, clients=True)
+    assert [(fault.name[:12], fault.path, fault.why.split(",")[0]) for fault in refused] == [
+        ("notes.search", ("tools", 0, "name"), "has a dot"),
+        ("x" * 12, ("tools", 1, "name"), "is 65 characters long"),
+    ]
+
+
+def test_a_profile_that_is_none_stops_the_run(project: Project) -> None:
+    project.configure(None, mcp_contract_tool_names="strict")
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: mcp_contract_tool_names = 'strict' is not a profile; use spec *"])
+
+
+# --- the strict reading itself, as a pure function ---------------------------------------------------
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
+def test_a_string_boolean_is_a_fault_and_absent(version: str) -> None:
+    era = {"resultType": "complete"} if version == "2026-07-28" else {}
+    reading = read_strictly("tools/call", version, {"content": [], "isError": "false", **era})
+    assert [(fault.path, fault.wants, fault.found) for fault in reading.faults] == [
+        (("isError",), "a boolean", "false")
+    ]
+    assert reading.kept == {"content": [], **era}
+
+
+@pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
+def test_unknown_keys_and_vendor_meta_are_no_fault(version: str) -> None:
+    era = {"resultType": "complete"} if version == "2026-07-28" else {}
+    raw = {
+        "content": [{"type": "text", "text": "a", "_meta": {"x.y/z": 1}, "vendor": [1]}],
+        "structuredContent": {"n": 1.0},
+        "_meta": {"com.example/trace": "t"},
+        "extra": None,
+        **era,
+    }
+    assert read_strictly("tools/call", version, raw).faults == ()
+
+
+def test_a_block_is_read_by_its_type() -> None:
+    # An image block without data is about its data, not about being a text block.
+    reading = read_strictly("tools/call", "2025-11-25", {"content": [{"type": "image", "text": "a"}]})
+    assert [(fault.path, fault.found) for fault in reading.faults] == [
+        (("content", 0, "data"), ABSENT),
+        (("content", 0, "mimeType"), ABSENT),
+    ]
+    assert reading.kept == {"content": []}
+    assert reading.dropped == (("content", 0),)
+
+
+def test_an_answer_without_content_is_left_with_nothing() -> None:
+    reading = read_strictly("tools/call", "2025-11-25", {"structuredContent": {"x": 1}})
+    assert [fault.path for fault in reading.faults] == [("content",)]
+    assert reading.kept is None
+
+
+def test_entries_left_out_keep_the_others_in_place() -> None:
+    raw = {
+        "content": [
+            {"type": "text", "text": "a"},
+            {"text": "b"},
+            {"type": "text", "text": 5},
+            {"type": "text", "text": "c"},
+        ]
+    }
+    reading = read_strictly("tools/call", "2025-11-25", raw)
+    assert [fault.path for fault in reading.faults] == [("content", 1, "type"), ("content", 2, "text")]
+    assert reading.kept == {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "c"}]}
+    assert raw["content"][2] == {"type": "text", "text": 5}  # the message as it came is left alone
+
+
+def test_a_version_the_types_do_not_know_reads_nothing() -> None:
+    assert read_strictly("tools/call", "2099-01-01", {"isError": "false"}).faults == ()
+    assert read_strictly("tools/call", None, {"isError": "false"}).faults == ()
+
+
+def test_structured_content_and_output_schemas_are_their_own_checks_business() -> None:
+    reading = read_strictly("tools/call", "2025-11-25", {"content": [], "structuredContent": [1, 2]})
+    assert reading.faults == ()
+    listed = {"tools": [{"name": "m", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}}]}
+    assert read_strictly("tools/list", "2025-11-25", listed).faults == ()
