@@ -101,7 +101,7 @@ def test_the_string_read_only_hint_keeps_the_wiping_tool_unfuzzed(
         [
             "tool 'wipe' breaks its contract as listed (1 violation):",
             "[[]wire-invalid[]] at /tools/1/annotations/readOnlyHint",
-            f'  the stdio server * answer to tools/list (page 1) has "true" at /tools/1/annotations/readOnlyHint '
+            '  the stdio server * answer to tools/list (page 1) has "true" at /tools/1/annotations/readOnlyHint '
             "('wipe'), where MCP 2025-11-25 wants a boolean: a client that reads it strictly refuses the whole "
             "message, a lenient one guesses. The plugin reads it as absent, as MCP asks of a hint it cannot "
             "trust: the tool is not read-only to it.",

@@ -120,7 +120,7 @@ def answer(message: dict[str, Any]) -> dict[str, Any] | None:
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         reply = answer(json.loads(body))
         if reply is None:
@@ -135,14 +135,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802 (no stream of server messages here)
+    def do_GET(self) -> None:
         self.send_response(405)
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    do_DELETE = do_GET  # noqa: N815
+    do_DELETE = do_GET
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
