@@ -11,14 +11,18 @@ the same ``MCPServer``, in process or started as a command (this file with ``--s
   result against the output schema itself); the loop is entered once per batch;
 * ``contract``: ``mcp_contract.call_tool(...)`` from a plain sync test, every result checked;
 * ``coverage``: the same through a session that also counts contract coverage
-  (``--mcp-contract-coverage``), the end-of-run walk over the batch's answers included.
+  (``--mcp-contract-coverage``), the end-of-run walk over the batch's answers included;
+* ``unread``: ``mcp_contract.call_tool(...)`` through a session whose transport is not tapped, so no
+  answer is read strictly by its version's wire model (``wire-invalid``): what that reading costs, over
+  stdio (in process there is no message to tap, and the two sides do the same).
 
 Over stdio each side has a server process of its own.
 
 Workloads: 1,000 calls of a ``BaseModel`` tool and 100 calls of a ``list[Model]`` tool returning
 500 items. The ratios printed are contract time / raw time (the floor; target <= 1.05 for one model),
 contract time / SDK time (medians over rounds; never above 1) and
-coverage time / contract time (what counting coverage adds per call). The list's ``/result never empty``
+coverage time / contract time (what counting coverage adds per call) and contract time / unread time
+(what reading each answer strictly adds; target <= 1.10 over stdio). The list's ``/result never empty``
 promise is never seen, so every one of its answers is walked (its records promise nothing, so the walk
 skips their 500 items).
 """
@@ -145,6 +149,23 @@ ROUNDS = int(os.environ.get("MCP_CONTRACT_BENCH_ROUNDS", "7"))
 TRANSPORT = os.environ.get("MCP_CONTRACT_BENCH_TRANSPORT", "inprocess")
 
 
+def untapped(server: object) -> McpContract:
+    """A client whose session reads no answer as it came: its transport's streams are left untapped."""
+    from pytest_mcp_contract import McpContract
+    from pytest_mcp_contract._client import session as sessions
+
+    class Untapped(sessions.WireTap):
+        def tapped(self, transport: Any) -> Any:
+            return transport
+
+    tap = sessions.WireTap
+    sessions.WireTap = Untapped  # type: ignore[misc]
+    try:
+        return McpContract(server)
+    finally:
+        sessions.WireTap = tap  # type: ignore[misc]
+
+
 def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> None:
     from pytest_mcp_contract import McpContract
     from pytest_mcp_contract._contract.coverage import Coverage
@@ -152,11 +173,13 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
     sdk = SdkHost()
     coverage = Coverage()
     counting = McpContract(mcp_contract_server, coverage=coverage)
+    unread = untapped(mcp_contract_server)
     try:
         for name, arguments, _count in WORKLOADS.values():  # warm up every path
             sdk.batch(name, arguments, 20, raw=True)
             sdk.batch(name, arguments, 20)
             contract_batch(mcp_contract, name, arguments, 20)
+            contract_batch(unread, name, arguments, 20)
             covered_batch(counting, coverage, name, arguments, 20)
         times: dict[tuple[str, str], list[float]] = {}
         for round_index in range(ROUNDS):
@@ -165,6 +188,7 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
                     ("raw", functools.partial(sdk.batch, name, arguments, count, raw=True)),
                     ("sdk", functools.partial(sdk.batch, name, arguments, count)),
                     ("contract", functools.partial(contract_batch, mcp_contract, name, arguments, count)),
+                    ("unread", functools.partial(contract_batch, unread, name, arguments, count)),
                     ("coverage", functools.partial(covered_batch, counting, coverage, name, arguments, count)),
                 ]
                 if round_index % 2:
@@ -175,18 +199,19 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
                     times.setdefault((label, side), []).append((time.perf_counter() - start) / count)
     finally:
         counting.close()
+        unread.close()
         sdk.close()
     print(
         f"\n{TRANSPORT}: {'workload':24} {'raw us':>9} {'sdk us':>9} {'contract us':>12} {'vs raw':>7} "
-        f"{'vs sdk':>7} {'coverage us':>12} {'vs contract':>12}"
+        f"{'vs sdk':>7} {'coverage us':>12} {'vs contract':>12} {'unread us':>10} {'wire read':>10}"
     )
     for label in WORKLOADS:
-        floor, base, ours, counted = (
-            statistics.median(times[(label, side)]) * 1e6 for side in ("raw", "sdk", "contract", "coverage")
+        floor, base, ours, counted, bare = (
+            statistics.median(times[(label, side)]) * 1e6 for side in ("raw", "sdk", "contract", "coverage", "unread")
         )
         print(
             f"{TRANSPORT}: {label:24} {floor:9.1f} {base:9.1f} {ours:12.1f} {ours / floor:7.3f} {ours / base:7.3f} "
-            f"{counted:12.1f} {counted / ours:12.3f}"
+            f"{counted:12.1f} {counted / ours:12.3f} {bare:10.1f} {ours / bare:10.3f}"
         )
 
 

@@ -483,19 +483,22 @@ def wire_fault(
 ) -> str:
     """A ``wire-invalid``: the message answering ``method`` has ``found`` (``None``: nothing) at ``where``,
     where MCP ``version`` wants ``wants``; ``read_as`` says how the plugin reads it then."""
-    page = f" ({tool!r})" if tool else ""
+    named = f" ({tool!r})" if tool else ""
     if found is None:
-        said = f"has no {where}{page}, which MCP {version} requires"
+        said = f"without {where}{named}, which MCP {version} requires"
     else:
-        said = f"has {found} at {where}{page}, where MCP {version} wants {wants}"
+        said = f"with {found} at {where}{named}, where MCP {version} wants {wants}"
     return (
-        f"{server}'s answer to {method} {said}: a client that reads it strictly refuses the whole message, a "
+        f"{server} answered {method} {said}: a client that reads it strictly refuses the whole message, a "
         f"lenient one guesses. {read_as}"
     )
 
 
-def wire_read_as(method: str, dropped: str | None, *, annotation: bool) -> str:
-    """How the plugin reads a malformed place: as absent; ``dropped`` names the entry left out with it."""
+def wire_read_as(method: str, dropped: str | None, *, annotation: bool, lost: bool = False) -> str:
+    """How the plugin reads a malformed place: as absent; ``dropped`` names the entry left out with it;
+    ``lost``: the message cannot be read without it."""
+    if lost:
+        return f"Without it the answer to {method} cannot be read at all: the plugin has no result to check."
     if dropped is not None:
         return f"The plugin leaves {dropped} out, as a client that skips what it cannot read does."
     if annotation:
@@ -506,7 +509,7 @@ def wire_read_as(method: str, dropped: str | None, *, annotation: bool) -> str:
 def cursor_loops(server: str, cursor: str, page: int, first: int) -> str:
     """A ``wire-invalid`` of a ``tools/list`` whose ``nextCursor`` comes back."""
     return (
-        f"{server}'s answer to tools/list (page {page}) gives the nextCursor {cursor} that page {first} gave: a "
+        f"{server} answered tools/list (page {page}) with the nextCursor {cursor} that page {first} gave: a "
         "client that follows it lists the same pages for ever. The plugin stops there, with the tools listed so far."
     )
 

@@ -119,7 +119,9 @@ def wire_violations(reading: Reading, server: str, tool: str = "") -> list[Viola
             wants=fault.wants,
             found=None if fault.found is ABSENT else render(fault.found),
             tool=fault.tool,
-            read_as=messages.wire_read_as(fault.method, left_out, annotation=annotation),
+            read_as=messages.wire_read_as(
+                fault.method, left_out, annotation=annotation, lost=reading.kept is None and entry is None
+            ),
         )
         subject: Subject = "tool"
         about = tool

@@ -101,7 +101,7 @@ def test_the_string_read_only_hint_keeps_the_wiping_tool_unfuzzed(
         [
             "tool 'wipe' breaks its contract as listed (1 violation):",
             "[[]wire-invalid[]] at /tools/1/annotations/readOnlyHint",
-            '  the stdio server * answer to tools/list (page 1) has "true" at /tools/1/annotations/readOnlyHint '
+            '  the stdio server * answered tools/list (page 1) with "true" at /tools/1/annotations/readOnlyHint '
             "('wipe'), where MCP 2025-11-25 wants a boolean: a client that reads it strictly refuses the whole "
             "message, a lenient one guesses. The plugin reads it as absent, as MCP asks of a hint it cannot "
             "trust: the tool is not read-only to it.",
@@ -124,11 +124,11 @@ def test_a_call_names_each_malformed_place_and_reads_it_as_absent(project: Proje
             "E       pytest_mcp_contract.ContractViolationError: tool 'echo' called with no arguments broke its "
             "contract (3 violations):",
             "E       [[]wire-invalid[]] at /content/0/text",
-            "E         the stdio server * answer to tools/call has 42 at /content/0/text, where MCP 2025-11-25 "
+            "E         the stdio server * answered tools/call with 42 at /content/0/text, where MCP 2025-11-25 "
             "wants a string: * The plugin leaves content block 0 out, as a client that skips what it cannot "
             "read does.",
             "E       [[]wire-invalid[]] at /isError",
-            'E         * answer to tools/call has "false" at /isError, where MCP 2025-11-25 wants a boolean: * '
+            'E         * answered tools/call with "false" at /isError, where MCP 2025-11-25 wants a boolean: * '
             "The plugin reads it as absent.",
             # With its one text block left out, content says none of the data: so a strict reader sees it.
             "E       [[]content-mismatch[]] at /items",
@@ -146,11 +146,11 @@ def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project
         [
             "the tools/list answer of the stdio server * breaks the contract (5 violations):",
             "[[]wire-invalid[]] at /tools/1/inputSchema",
-            "  * answer to tools/list (page 2) has no /tools/1/inputSchema ('lost'), which MCP 2025-11-25 "
+            "  * answered tools/list (page 2) without /tools/1/inputSchema ('lost'), which MCP 2025-11-25 "
             "requires: * The plugin leaves the tool 'lost' (/tools/1) out, as a client that skips what it "
             "cannot read does.",
             "[[]wire-invalid[]] at /nextCursor",
-            '  * answer to tools/list (page 2) gives the nextCursor "page-2" that page 1 gave: a client that '
+            '  * answered tools/list (page 2) with the nextCursor "page-2" that page 1 gave: a client that '
             "follows it lists the same pages for ever. The plugin stops there, with the tools listed so far.",
             "[[]tool-name-invalid[]] at /tools/2/name",
             "  the tool name 'get weather!' has characters outside A-Z a-z 0-9 _ - . (' ', '!'): MCP 2025-11-25 "

@@ -102,6 +102,8 @@ def test_every_check_has_a_next_step() -> None:
         "structured-invalid",
         "structured-missing",
         "tool-error",
+        "tool-name-invalid",
+        "wire-invalid",
     ]
     assert all(step.endswith((")", ".")) for step in CHECKS.values())
 

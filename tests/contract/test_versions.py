@@ -61,9 +61,10 @@ def test_a_handshake_era_server_is_held_to_its_own_era_over_stdio(project: Proje
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(
         [
-            "E       [[]answer-unreadable @ 2025-11-25[]]",
-            "E         the stdio server * answered tools/call 'bare' with a result that MCP 2025-11-25 does not allow "
-            "(content: Field required): a client on 2025-11-25 rejects it. *",
+            "E       [[]wire-invalid[]] at /content",
+            "E         the stdio server * answered tools/call without /content, which MCP 2025-11-25 requires: a "
+            "client that reads it strictly refuses the whole message, a lenient one guesses. Without it the answer "
+            "to tools/call cannot be read at all: the plugin has no result to check.",
         ]
     )
     result.stdout.fnmatch_lines(

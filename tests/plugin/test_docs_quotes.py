@@ -299,3 +299,19 @@ def test_the_example_of_stdout_noise_is_what_a_node_server_gets(
     result = project.run()
     result.assert_outcomes(failed=1)
     assert_says(_printed(result), EXAMPLES["stdout-noise"])
+
+
+def test_the_example_of_wire_invalid_is_what_a_hand_written_server_gets(project: Project) -> None:
+    project.configure(f"stdio:{sys.executable} {SERVERS / 'strict_wire.py'} is-error-string")
+    project.tests('def test_echo(mcp_contract):\n    mcp_contract.call_tool("echo")\n')
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    assert_says(_printed(result), EXAMPLES["wire-invalid"])
+
+
+def test_the_example_of_tool_name_invalid_is_what_a_hand_written_listing_gets(project: Project) -> None:
+    project.configure(f"stdio:{sys.executable} {SERVERS / 'strict_wire.py'} bad-name", suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("--snapshot-update", "-k", "listing")
+    result.assert_outcomes(failed=1)
+    assert_says(_printed(result), EXAMPLES["tool-name-invalid"])
