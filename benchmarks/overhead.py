@@ -153,17 +153,17 @@ def untapped(server: object) -> McpContract:
     """A client whose session reads no answer as it came: its transport's streams are left untapped."""
     from pytest_mcp_contract import McpContract
     from pytest_mcp_contract._client import session as sessions
+    from pytest_mcp_contract._sdk.tap import WireTap
 
-    class Untapped(sessions.WireTap):
+    class Untapped(WireTap):
         def tapped(self, transport: Any) -> Any:
             return transport
 
-    tap = sessions.WireTap
-    sessions.WireTap = Untapped  # type: ignore[misc]
+    setattr(sessions, "WireTap", Untapped)  # noqa: B010 (the session makes its tap by this name)
     try:
         return McpContract(server)
     finally:
-        sessions.WireTap = tap  # type: ignore[misc]
+        setattr(sessions, "WireTap", WireTap)  # noqa: B010
 
 
 def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> None:

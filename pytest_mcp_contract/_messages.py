@@ -514,10 +514,10 @@ def cursor_loops(server: str, cursor: str, page: int, first: int) -> str:
     )
 
 
-def tool_name_fault(name: str, why: str) -> str:
-    """A ``tool-name-invalid``: ``why`` is what is wrong with ``name`` (``is listed twice (...)``)."""
+def tool_name_fault(name: str, why: str, *, twice: bool) -> str:
+    """A ``tool-name-invalid``: ``why`` is what is wrong with ``name`` (``twice``: it is listed twice)."""
     shown = render_text(name)
-    if why.startswith("is listed twice"):
+    if twice:
         return (
             f"the tool name {shown} {why}: a client keeps one of the two, and which one a call reaches is the server's"
         )

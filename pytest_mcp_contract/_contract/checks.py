@@ -7,6 +7,7 @@ answer gets the same violations. No pytest needed.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import InstanceError, compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.versions import OffModel, adapts_schema_to_version, has_object_rules
 from pytest_mcp_contract._contract.violations import (
+    ERROR_MISSING,
+    ERROR_UNEXPLAINED,
     ERROR_WITH_TEXT,
     ERROR_WITHOUT_TEXT,
     UNMET_EXPECT_ERROR,
@@ -88,14 +91,15 @@ def verdict(call: Call) -> list[Violation]:
     if isinstance(outcome, OffModel):
         check: CheckId = "structured-invalid" if outcome.field.startswith("structuredContent") else "answer-unreadable"
         message = messages.off_model(call.server, name, outcome.version, outcome.why)
-        return [*found, Violation(check, name, message, versions=(outcome.version,))]
+        return [*found, Violation(check, name, message, versions=(outcome.version,), rule="version-model")]
     if isinstance(outcome, Unreadable):
         message = messages.unreadable_answer(call.server, name, outcome.why)
-        return [*found, Violation("answer-unreadable", name, message)]
+        return [*found, Violation("answer-unreadable", name, message, rule="unreadable-line")]
     if isinstance(outcome, RoundsWithoutEnd):  # the server's defect, whatever the caller expected
-        return [*found, Violation("tool-error", name, outcome.why)]
+        return [*found, Violation("tool-error", name, outcome.why, rule="rounds-without-end")]
     if isinstance(outcome, NoAnswer):
-        return [*found, Violation("input-crash", name, messages.no_answer(outcome.why, gone=outcome.gone))]
+        no_answer = messages.no_answer(outcome.why, gone=outcome.gone)
+        return [*found, Violation("input-crash", name, no_answer, rule="gone" if outcome.gone else "no-answer")]
     return found + _error_answer(call, outcome)
 
 
@@ -130,7 +134,7 @@ def wire_violations(reading: Reading, server: str, tool: str = "") -> list[Viola
         elif fault.method == "tools/list":
             about = fault.tool or ""
             subject = "tool" if fault.tool and entry is None else "listing"
-        found.append(Violation("wire-invalid", about, message, fault.pointer, subject=subject))
+        found.append(Violation("wire-invalid", about, message, fault.pointer, subject=subject, rule=fault.wants))
     return found
 
 
@@ -145,9 +149,10 @@ def name_violations(faults: Sequence[NameFault]) -> list[Violation]:
         Violation(
             "tool-name-invalid",
             fault.name,
-            messages.tool_name_fault(fault.name, fault.why),
+            messages.tool_name_fault(fault.name, fault.why, twice=fault.kind == "twice"),
             "".join(f"/{part}" for part in fault.path),
             subject="listing",
+            rule=fault.kind,
         )
         for fault in faults
     ]
@@ -156,12 +161,12 @@ def name_violations(faults: Sequence[NameFault]) -> list[Violation]:
 def cursor_violation(server: str, cursor: str, page: int, first: int) -> Violation:
     """The ``wire-invalid`` of a listing whose ``nextCursor`` on ``page`` is one page ``first`` gave."""
     message = messages.cursor_loops(server, render(cursor), page, first)
-    return Violation("wire-invalid", "", message, "/nextCursor", subject="listing")
+    return Violation("wire-invalid", "", message, "/nextCursor", subject="listing", rule="cursor-loops")
 
 
 def stdout_noise(tool: str, noise: str | None) -> list[Violation]:
     """The ``stdout-noise`` violation for what a transport read that is no MCP message, if it read any."""
-    return [Violation("stdout-noise", tool, noise)] if noise is not None else []
+    return [Violation("stdout-noise", tool, noise, rule="stdout-line")] if noise is not None else []
 
 
 def _answered(call: Call, answer: Answer) -> list[Violation]:
@@ -176,7 +181,8 @@ def _answered(call: Call, answer: Answer) -> list[Violation]:
             version=call.version,
         )
     if call.expect_error is None and answer.refused_return:  # in process: the tool broke its schema
-        return [Violation("structured-invalid", tool.name, messages.refused_return(answer.cause))]
+        said = messages.refused_return(answer.cause)
+        return [Violation("structured-invalid", tool.name, said, rule="refused-return")]
     if call.expect_error is None:  # a tool error answers arguments it cannot serve, unless it hides a refusal
         refused = output_refused(tool, result)
         return [refused] if refused is not None else []
@@ -194,16 +200,17 @@ def _error_answer(call: Call, error: ErrorAnswer) -> list[Violation]:
     if "no back-channel" in error.message and call.version is not None:
         # A request sent mid-call (ctx.elicit, ctx.session.create_message) has no way back at 2026-07-28.
         held = (call.version,)
-        return [Violation("tool-error", name, messages.no_back_channel(message, call.version), versions=held)]
+        no_way = messages.no_back_channel(message, call.version)
+        return [Violation("tool-error", name, no_way, versions=held, rule="no-back-channel")]
     if error.message == SDK_REFUSED and call.version is not None:
         # The SDK's server would not send what the tool built, under the version of this session.
         refused = messages.refused_for_version(message, call.version)
-        return [Violation("tool-error", name, refused, versions=(call.version,))]
+        return [Violation("tool-error", name, refused, versions=(call.version,), rule="refused-for-version")]
     if _allowed(call.tool, call.arguments):
-        return [Violation("input-crash", name, message)]
+        return [Violation("input-crash", name, message, rule="json-rpc-error")]
     if call.expect_error is None:  # the protocol's own answer to arguments the schema refuses
         return []
-    return [Violation("tool-error", name, message)]
+    return [Violation("tool-error", name, message, rule="json-rpc-error")]
 
 
 def _allowed(tool: Tool, arguments: Mapping[str, Any] | None) -> bool:
@@ -244,7 +251,7 @@ def check_tool(tool: Tool, *, server: object | None = None, version: str | None 
     violations = _output_schema(tool, server, version)
     # A default, const, enum or examples value the input schema itself refuses (``city: str = None``).
     violations += [
-        Violation("input-schema-invalid", name, refused.message, refused.path)
+        Violation("input-schema-invalid", name, refused.message, refused.path, rule="refused-value")
         for refused in refused_values(tool.input_schema)
     ]
     return violations
@@ -259,10 +266,10 @@ def _output_schema(tool: Tool, server: object | None, version: str | None) -> li
             problems = tuple(problem for problem in problems if not problem.wire)
         held = (version,) if version is not None else ()
         return [
-            Violation("output-schema-invalid", name, p.message, p.path, versions=held if p.wire else ())
+            Violation("output-schema-invalid", name, p.message, p.path, versions=held if p.wire else (), rule=p.rule)
             for p in problems
         ] + [
-            Violation("output-schema-invalid", name, refused.message, refused.path)
+            Violation("output-schema-invalid", name, refused.message, refused.path, rule="refused-value")
             for refused in refused_values(schema)
         ]
     facts = registration(server, name) if server is not None else None
@@ -274,6 +281,7 @@ def _output_schema(tool: Tool, server: object | None, version: str | None) -> li
                 f"the function is annotated -> {facts.annotation}, yet the tool publishes no output_schema: "
                 "the SDK could not describe that type and silently fell back to unstructured text, so "
                 "clients get no structured_content",
+                rule="annotated",
             )
         ]
     return []
@@ -330,7 +338,7 @@ def result_violations(
         return [output_refused(tool, result) or _tool_error(name, result, cause)]
     violations: list[Violation] = []
     if expect_error:
-        violations.append(Violation("tool-error", name, UNMET_EXPECT_ERROR))
+        violations.append(Violation("tool-error", name, UNMET_EXPECT_ERROR, rule=ERROR_MISSING))
     schema = tool.output_schema
     structured = result.structured_content
     try:
@@ -342,6 +350,7 @@ def result_violations(
                     "structured-missing",
                     name,
                     "the tool declares an output_schema, but this successful result has no structured_content",
+                    rule="absent",
                 )
             )
         else:
@@ -351,7 +360,9 @@ def result_violations(
             except PatternTooSlow as slow:
                 violations.append(_too_slow(name, schema, slow))
                 errors = []
-            violations += [Violation("structured-invalid", name, error.message, error.path) for error in errors]
+            violations += [
+                Violation("structured-invalid", name, error.message, error.path, rule="schema") for error in errors
+            ]
         said = any(violation.check == "structured-invalid" and violation.path == "" for violation in violations)
         if structured is not None and version is not None and has_object_rules(version) and not said:
             violations += _not_an_object(name, structured, version)
@@ -380,6 +391,7 @@ def _not_an_object(name: str, structured: Any, version: str) -> list[Violation]:
             "(from 2026-07-28 any JSON value may be sent), so a client on that version cannot read this result",
             "",
             versions=(version,),
+            rule="object-rule",
         )
     ]
 
@@ -400,9 +412,9 @@ def output_refused(tool: Tool, result: CallToolResult) -> Violation | None:
     refused = f"the server refused its own result and answered is_error=True instead ({texts[0]!r})"
     if said == _NO_STRUCTURED:
         message = f"the tool declares an output_schema, but its result had no structured_content: {refused}"
-        return Violation("structured-missing", tool.name, message)
+        return Violation("structured-missing", tool.name, message, rule="refused-own-result")
     message = f"the tool's structured_content does not match its output_schema: {refused}"
-    return Violation("structured-invalid", tool.name, message)
+    return Violation("structured-invalid", tool.name, message, rule="refused-own-result")
 
 
 def _too_slow(name: str, schema: dict[str, Any], slow: PatternTooSlow) -> Violation:
@@ -414,6 +426,7 @@ def _too_slow(name: str, schema: dict[str, Any], slow: PatternTooSlow) -> Violat
         "backtracks without end on some input. Rewrite it so that each character can match one way only "
         "(^a+$ for ^(a|aa)+$)",
         pattern_place(schema, slow.pattern),
+        rule="pattern-too-slow",
     )
 
 
@@ -424,7 +437,9 @@ def _tool_error(name: str, result: CallToolResult, cause: str | None) -> Violati
     message = ERROR_WITH_TEXT + texts.replace("\n", "\n  ") if texts else ERROR_WITHOUT_TEXT
     if cause:
         message += f"\nserver-side cause: {cause}"
-    return Violation("tool-error", name, message)
+    # Over stdio or HTTP an SDK 2.x server sends only "Error executing tool X": its log holds the cause.
+    unexplained = not cause and (not texts or re.fullmatch(r"Error executing tool \S+", texts) is not None)
+    return Violation("tool-error", name, message, rule=ERROR_UNEXPLAINED if unexplained else "error")
 
 
 def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:
@@ -439,6 +454,7 @@ def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:
             f"the tool publishes no output_schema and text block {index} is {text.strip(chr(34))}, the default "
             f"repr of a Python object ({class_name}): the SDK could not serialize it, so the model reads a memory "
             "address instead of data",
+            rule="default-repr",
         )
     ]
 
@@ -447,9 +463,9 @@ def _content_mismatch(name: str, result: CallToolResult, schema: dict[str, Any] 
     # One rule for every transport (``_contract.mirror``): how the tool was registered never excuses the wire.
     verdict = mirror(result.structured_content, result.content, schema=schema)
     if verdict.mismatch is not None:
-        return [Violation("content-mismatch", name, verdict.mismatch.message, verdict.mismatch.path)]
+        return [Violation("content-mismatch", name, verdict.mismatch.message, verdict.mismatch.path, rule="mirror")]
     if verdict.prose is not None:
-        return [Violation("content-prose", name, verdict.prose)]
+        return [Violation("content-prose", name, verdict.prose, rule="prose")]
     return []
 
 
@@ -474,6 +490,7 @@ def _not_json(name: str, structured: Any) -> list[Violation]:
             "NaN or Infinity): a NaN or Infinity literal makes a strict client (JavaScript's JSON.parse, for one) "
             "reject the whole answer, and a number beyond a 64-bit float is Infinity to every client",
             place,
+            rule="not-json",
         )
     ]
 
@@ -492,6 +509,7 @@ def breaking_changes(tool: str, changes: Sequence[tuple[str, str, str]], base: s
             tool,
             messages.breaking_change(what, part, base),
             None if part == "tool" else f"/{_SNAPSHOT_KEYS.get(part, part)}{place}",
+            rule=part,
         )
         for part, place, what in changes
     ]

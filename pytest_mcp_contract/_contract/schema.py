@@ -61,6 +61,11 @@ class SchemaProblem:
     """A pattern that cannot be read the ECMA-262 way: the rest of the schema still validates values
     (that pattern checks nothing)."""
 
+    @property
+    def rule(self) -> str:
+        """Which rule it breaks, for a finding's ``rule``: the wire's object root, a pattern, JSON Schema."""
+        return "object-root" if self.wire else "pattern" if self.pattern else "schema"
+
 
 @dataclass(frozen=True)
 class InstanceError:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contract._sdk.release import MODERN, offerable
+from pytest_mcp_contract._sdk.release import offerable
 
 if TYPE_CHECKING:
     from mcp_types import Tool
@@ -79,14 +79,17 @@ def merge(found: Mapping[str, Sequence[Violation]]) -> list[Violation]:
     """One list from the violations found under each version (in order): one found under every
     version holds for all, and says none; any other names the versions it was found under.
 
-    Messages that name the version they were found under count as one finding.
+    Findings are the same when their fields are (check, tool, place, subject, rule, and which of such
+    findings it is in its version's list): their words, which may name the version, are never read.
     """
     order = list(found)
-    seen: dict[tuple[str, str, str, str | None], tuple[Violation, list[str]]] = {}
+    seen: dict[tuple[object, ...], tuple[Violation, list[str]]] = {}
     for version, violations in found.items():
+        counted: dict[tuple[object, ...], int] = {}
         for violation in violations:
-            key = (violation.check, violation.tool, _unversioned(violation.message), violation.path)
-            versions = seen.setdefault(key, (violation, []))[1]
+            fields = (violation.check, violation.tool, violation.path, violation.subject, violation.rule)
+            counted[fields] = counted.get(fields, -1) + 1
+            versions = seen.setdefault((*fields, counted[fields]), (violation, []))[1]
             versions += [held for held in (violation.versions or (version,)) if held not in versions]
     merged = []
     for violation, versions in seen.values():
@@ -94,9 +97,3 @@ def merge(found: Mapping[str, Sequence[Violation]]) -> list[Violation]:
         held = () if everywhere else tuple(sorted(versions, key=lambda v: order.index(v) if v in order else len(order)))
         merged.append(replace(violation, versions=held))
     return merged
-
-
-def _unversioned(message: str) -> str:
-    for version in (*HANDSHAKE_ERA, MODERN):
-        message = message.replace(version, "<version>")
-    return message

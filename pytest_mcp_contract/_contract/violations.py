@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -30,6 +29,11 @@ CheckId = Literal[
 Subject = Literal["tool", "listing", "server", "sequence"]
 """What a finding is about: one tool, the server's tool listing, the server as a whole, or a chain of calls."""
 
+ERROR_MISSING: Final = "error-missing"
+"""The ``rule`` of a ``tool-error`` that is a call meant to fail that succeeded."""
+ERROR_UNEXPLAINED: Final = "error-unexplained"
+"""The ``rule`` of a ``tool-error`` whose answer says nothing of why (the SDK 2.x's bare "Error executing tool X"
+over stdio or HTTP, with no server-side cause): the server's log holds it."""
 UNMET_EXPECT_ERROR: Final = "expect_error=True, but the tool succeeded (is_error is not set)"
 """The ``tool-error`` of a call that was to fail and did not."""
 ERROR_WITH_TEXT: Final = "the tool returned is_error=True with this text:\n  "
@@ -151,7 +155,10 @@ class Violation:
     that answers differently by version)."""
     subject: Subject = "tool"
     """What it is about: ``tool`` (``tool`` names it), or ``listing`` (``tool`` names the tool whose
-    entry it is about, ``""`` for the listing as a whole: a cursor, a page)."""
+    entry it is about, ``""`` for the listing as a whole: a cursor, a page), or ``server`` (its handshake)."""
+    rule: str = ""
+    """Which rule of the check it broke, as a stable name (``schema``, ``object-rule``, ``a boolean``,
+    ``error-missing``): what merging findings and choosing the next step read, never the message."""
 
     def __str__(self) -> str:
         return messages.violation_line(self)
@@ -163,19 +170,13 @@ class Violation:
 
 
 def next_step(violation: Violation) -> str:
-    """What to do about a violation: its check's next step, for a ``tool-error`` the half that happened."""
+    """What to do about a violation: its check's next step, for a ``tool-error`` the half that happened
+    (read from its ``rule``, never from its words)."""
     if violation.check == "tool-error":
-        if violation.message == UNMET_EXPECT_ERROR:
+        if violation.rule == ERROR_MISSING:
             return _MISSING_ERROR
-        return _UNEXPECTED_ERROR if _explained(violation.message) else _UNEXPLAINED_ERROR
+        return _UNEXPLAINED_ERROR if violation.rule == ERROR_UNEXPLAINED else _UNEXPECTED_ERROR
     return CHECKS[violation.check]
-
-
-def _explained(message: str) -> bool:
-    """Whether a tool error's message says why: anything but the SDK 2.x's bare "Error executing
-    tool X" (or no text) with no server-side cause (the SDK 1.x adds ": <cause>" itself)."""
-    bare = rf"{re.escape(ERROR_WITHOUT_TEXT)}|{re.escape(ERROR_WITH_TEXT)}Error executing tool \S+"
-    return re.fullmatch(bare, message) is None
 
 
 @public

@@ -276,6 +276,9 @@ class NameFault:
     page: int | None
     why: str
     """Why, in words: ``has characters outside A-Z a-z 0-9 _ - . (' ', '!')``."""
+    kind: str = "characters"
+    """Which rule: ``empty``, ``length``, ``characters``, ``dot`` or ``clients-length`` (the stricter
+    profile), ``twice``."""
 
 
 def name_faults(pages: Sequence[Sequence[Any]], *, clients: bool = False) -> list[NameFault]:
@@ -290,29 +293,32 @@ def name_faults(pages: Sequence[Sequence[Any]], *, clients: bool = False) -> lis
             if not isinstance(name, str):
                 continue  # a missing or malformed name is the wire's fault already
             page = number if several else None
-            why = _name_problem(name, clients=clients)
-            if why is not None:
-                found.append(NameFault(name, ("tools", index, "name"), page, why))
+            problem = _name_problem(name, clients=clients)
+            if problem is not None:
+                found.append(NameFault(name, ("tools", index, "name"), page, problem[1], problem[0]))
             if name in seen:
                 first_page, first_index = seen[name]
                 where = pointer(("tools", first_index)) + (f" on page {first_page}" if several else "")
-                found.append(NameFault(name, ("tools", index, "name"), page, f"is listed twice (first at {where})"))
+                why = f"is listed twice (first at {where})"
+                found.append(NameFault(name, ("tools", index, "name"), page, why, "twice"))
             else:
                 seen[name] = (number, index)
     return found
 
 
-def _name_problem(name: str, *, clients: bool) -> str | None:
+def _name_problem(name: str, *, clients: bool) -> tuple[str, str] | None:
+    """(kind, why) of a name a client may refuse."""
     if not name:
-        return "is empty; a name has 1 to 128 characters"
+        return "empty", "is empty; a name has 1 to 128 characters"
     if len(name) > 128:
-        return f"is {len(name):,} characters long; a name has at most 128"
+        return "length", f"is {len(name):,} characters long; a name has at most 128"
     odd = sorted({char for char in name if not SPEC_NAME.fullmatch(char)})
     if odd:
         shown = ", ".join(repr(char) for char in odd[:8])
-        return f"has characters outside A-Z a-z 0-9 _ - . ({shown})"
+        return "characters", f"has characters outside A-Z a-z 0-9 _ - . ({shown})"
     if clients and "." in name:
-        return "has a dot, which some model APIs behind clients refuse in a tool name (the stricter profile)"
+        return "dot", "has a dot, which some model APIs behind clients refuse in a tool name (the stricter profile)"
     if clients and len(name) > 64:
-        return f"is {len(name)} characters long, over the 64 some model APIs behind clients take (the stricter profile)"
+        why = f"is {len(name)} characters long, over the 64 some model APIs behind clients take (the stricter profile)"
+        return "clients-length", why
     return None
