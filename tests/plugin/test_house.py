@@ -138,3 +138,109 @@ def test_a_run_bound_inside_another_leaves_the_outer_one_bound(tmp_path: Path) -
         ]
     assert served() is not outer
     assert served().removed_tools(tmp_path / "mcp_contract_snapshots" / "weather") == []
+
+
+MESSAGE_READS: Final = {
+    # A finding's words, rendered or handed on as words, never decided on:
+    ("_messages.py", "violation_line"): "renders a finding",
+    ("_messages.py", "_violations_and_steps"): "renders a finding",
+    ("_messages.py", "breaking_against"): "renders a finding",
+    ("_plugin/calls.py", "_record_failure"): "copies a finding's first line into the report's record, to show",
+    # The words of what is no finding: an answer, an error of the SDK, pydantic or jsonschema, the server's text.
+    ("_client/answering.py", "answer_round"): "the client's own callback's answer",
+    ("_client/answering.py", "_recorded.answer"): "the client's own callback's answer",
+    ("_client/session.py", "refusal"): "a JSON-RPC error the server sent",
+    ("_client/session.py", "check_arguments"): "jsonschema's words for arguments refused",
+    ("_client/session.py", "client_side"): "a JSON-RPC error the server sent",
+    ("_client/session.py", "_wants_initialize"): "a JSON-RPC error the server sent",
+    ("_client/session.py", "_explain"): "a JSON-RPC error the server sent",
+    ("_contract/agreement.py", "_message"): "jsonschema's words",
+    ("_contract/checks.py", "_error_answer"): "a JSON-RPC error the server sent",
+    ("_contract/checks.py", "check_tool"): "a refused value's words, becoming a finding's",
+    ("_contract/checks.py", "_output_schema"): "a schema problem's words, becoming a finding's",
+    ("_contract/checks.py", "result_violations"): "jsonschema's words, becoming a finding's",
+    ("_contract/checks.py", "_content_mismatch"): "the mirror rule's words, becoming a finding's",
+    ("_contract/mirror.py", "_record"): "the mirror rule's words",
+    ("_contract/schema.py", "_compile_checked"): "jsonschema's words",
+    ("_contract/schema.py", "_short_message"): "jsonschema's words",
+    ("_plugin/github.py", "command"): "an annotation's words",
+    ("_plugin/github.py", "_failure_text"): "pytest's crash line",
+    ("_sdk/messages.py", "_inner"): "a SessionMessage's JSON-RPC message",
+    ("_sdk/tap.py", "sent"): "a SessionMessage's JSON-RPC message",
+}
+"""Every place the package reads an attribute named ``message``, and what it is: nothing decides on a finding's words."""
+
+
+class _MessageReads(ast.NodeVisitor):
+    """Where a module reads an attribute named ``message``: (module, enclosing functions)."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.stack: list[str] = []
+        self.found: set[tuple[str, str]] = set()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.stack.append(node.name)
+        self.generic_visit(node)
+        self.stack.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # the name ast's visitor calls
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr == "message" and isinstance(node.ctx, ast.Load):
+            self.found.add((self.module, ".".join(self.stack) or "<module>"))
+        self.generic_visit(node)
+
+
+def _message_reads() -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for name, source in _sources().items():
+        reads = _MessageReads(name)
+        reads.visit(ast.parse(source))
+        found |= reads.found
+    return found
+
+
+def test_no_decision_reads_a_findings_words() -> None:
+    # A new read of a `.message` must say here what it reads; one of a finding's may only show it.
+    assert _message_reads() == set(MESSAGE_READS)
+
+
+def test_findings_that_differ_only_in_words_get_the_same_decisions() -> None:
+    from pytest_mcp_contract._contract.expect import Judge
+    from pytest_mcp_contract._contract.versions import merge
+    from pytest_mcp_contract._contract.violations import ERROR_MISSING, Violation, next_step
+
+    def found(words: str) -> list[Violation]:
+        return [
+            Violation("tool-error", "t", f"{words} 1", rule=ERROR_MISSING),
+            Violation("wire-invalid", "t", f"{words} 2", "/isError", rule="a boolean"),
+            Violation(
+                "structured-invalid", "t", f"{words} 3 at 2025-11-25", "", versions=("2025-11-25",), rule="object-rule"
+            ),
+            Violation("structured-invalid", "t", f"{words} 4", "/a", rule="schema"),
+            Violation("structured-invalid", "t", f"{words} 5", "/a", rule="schema"),
+        ]
+
+    Decided = tuple[list[tuple[object, ...]], list[str], list[str], list[str]]
+
+    def decided(one: list[Violation], other: list[Violation]) -> Decided:
+        merged = merge({"2026-07-28": one, "2025-11-25": other})
+        verdict = Judge([], {("t", "wire-invalid"): "why"}, frozenset()).judge("t", None, one)
+        fields: list[tuple[object, ...]] = [(v.check, v.path, v.rule, v.versions) for v in merged]
+        return (
+            fields,
+            [next_step(v) for v in one],
+            [v.check for v in verdict.failing],
+            [v.check for v in verdict.allowed],
+        )
+
+    plain, garbled = found("the words"), found("Error executing tool t: expect_error=True, but 2026-07-28")
+    assert decided(plain, plain) == decided(garbled, plain) == decided(plain, garbled)
+    fields, steps, failing, allowed = decided(plain, plain)
+    assert len(fields) == 5  # two schema findings at one place stay two
+    assert steps[0].startswith("An expected error that did not come")
+    assert (failing, allowed) == (
+        ["tool-error", "structured-invalid", "structured-invalid", "structured-invalid"],
+        ["wire-invalid"],
+    )
