@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from pytest_mcp_contract import _messages as messages
@@ -156,9 +156,10 @@ class Violation:
     subject: Subject = "tool"
     """What it is about: ``tool`` (``tool`` names it), or ``listing`` (``tool`` names the tool whose
     entry it is about, ``""`` for the listing as a whole: a cursor, a page), or ``server`` (its handshake)."""
-    rule: str = ""
+    rule: str = field(default="", compare=False)
     """Which rule of the check it broke, as a stable name (``schema``, ``object-rule``, ``a boolean``,
-    ``error-missing``): what merging findings and choosing the next step read, never the message."""
+    ``error-missing``): what merging findings and choosing the next step read, never the message. Not
+    compared: a finding is equal to one written out by its check, tool, words and place."""
 
     def __str__(self) -> str:
         return messages.violation_line(self)
