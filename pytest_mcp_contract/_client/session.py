@@ -65,7 +65,6 @@ from pytest_mcp_contract._sdk.http import http_library
 from pytest_mcp_contract._sdk.servers import HighLevelServer
 from pytest_mcp_contract._sdk.tap import WireTap
 from pytest_mcp_contract._sdk.wire import read_result, wire_result
-from pytest_mcp_contract._servers import stdio_pipe
 from pytest_mcp_contract._servers.inprocess import (
     describe_cause,
     marked_call,
@@ -433,8 +432,9 @@ class ContractSession:
 
     def refusal(self, error: RpcError) -> Refusal:
         """A JSON-RPC error that came instead of a result, as the value the judge reads."""
-        if isinstance(error.error.data, stdio_pipe.Unreadable):  # the transport's own: no server sends objects
-            return Unreadable(error.error.data.why)
+        unanswered = self.tap.take_unanswered(self.tap.last_sent())
+        if unanswered is not None:  # the transport's word, not the server's: its answer could not be read
+            return Unreadable(unanswered.why)
         # With an HTTP status the SDK's message leaves out.
         meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
         return ErrorAnswer(error.error.code, error.error.message, _explain(error), error, meanwhile)

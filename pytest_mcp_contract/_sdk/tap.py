@@ -18,11 +18,25 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, Final
 
 import anyio
+from mcp_types import PARSE_ERROR
+
+from pytest_mcp_contract._sdk import messages
 
 if TYPE_CHECKING:
     from types import TracebackType
 
     from mcp.client._transport import TransportStreams
+
+
+class Unanswered(Exception):
+    """A transport's word that an answer to ``request`` came and cannot be read (``why``): a value on the read
+    stream, which the tap keeps for the session and turns into the one thing that ends the SDK's wait."""
+
+    def __init__(self, request: Any, why: str) -> None:
+        super().__init__(why)
+        self.request = request
+        self.why = why
+
 
 TAPPED: Final = frozenset({"tools/call", "tools/list", "initialize", "server/discover"})
 """The methods whose answers the checks read strictly."""
@@ -40,6 +54,8 @@ class WireTap:
         """By task: the id of the request it sent last (a request is written in the task that awaits it)."""
         self._answers: OrderedDict[str, tuple[str, Mapping[str, Any]]] = OrderedDict()
         """By request id: the method and the result as it came."""
+        self._unanswered: OrderedDict[str, Unanswered] = OrderedDict()
+        """By request id: what the transport said of an answer it could not read."""
 
     def tapped(
         self, transport: AbstractAsyncContextManager[TransportStreams]
@@ -65,6 +81,10 @@ class WireTap:
         kept = self._answers.pop(request, None)
         return None if kept is None else kept[1]
 
+    def take_unanswered(self, request: str | None) -> Unanswered | None:
+        """What the transport said of ``request``'s answer, if it could not read it."""
+        return None if request is None else self._unanswered.pop(request, None)
+
     def take_method(self, method: str) -> list[Mapping[str, Any]]:
         """Every result kept of ``method`` (the handshake's, sent by the SDK on its own), oldest first."""
         ids = [request for request, (kept, _raw) in self._answers.items() if kept == method]
@@ -79,7 +99,20 @@ class WireTap:
         self._methods[str(request)] = method
         self._sent[anyio.get_current_task().id] = str(request)
 
-    def received(self, item: Any) -> None:
+    def received(self, item: Any) -> Any:
+        """``item`` noted; what the SDK's session is to get for it."""
+        if isinstance(item, Unanswered):
+            self._unanswered[str(item.request)] = item
+            self._methods.pop(str(item.request), None)
+            while len(self._unanswered) > KEPT:
+                self._unanswered.popitem(last=False)
+            # The SDK ends a request's wait only on an answer to it: an error answer, which the session
+            # knows for the transport's (take_unanswered) and never reads as the server's.
+            return messages.error_answer(item.request, PARSE_ERROR, item.why, None)
+        self._note(item)
+        return item
+
+    def _note(self, item: Any) -> None:
         inner = getattr(getattr(item, "message", None), "root", getattr(item, "message", None))
         result = getattr(inner, "result", None)
         if not isinstance(result, Mapping):
@@ -104,17 +137,13 @@ class _Read:
         return getattr(self._stream, name)
 
     async def receive(self) -> Any:
-        item = await self._stream.receive()
-        self._tap.received(item)
-        return item
+        return self._tap.received(await self._stream.receive())
 
     def __aiter__(self) -> _Read:
         return self
 
     async def __anext__(self) -> Any:
-        item = await self._stream.__anext__()  # its own end of iteration, and its own errors
-        self._tap.received(item)
-        return item
+        return self._tap.received(await self._stream.__anext__())  # its own end of iteration, and its own errors
 
     async def aclose(self) -> None:
         await self._stream.aclose()

@@ -116,8 +116,11 @@ def _blocks(version: str) -> dict[str, Any]:
     from pydantic import TypeAdapter
 
     module = importlib.import_module("mcp_types._v2026_07_28" if version >= "2026" else "mcp_types._v2025_11_25")
+    union: Any = module.ContentBlock
+    if "root" in getattr(union, "model_fields", {}):  # mcp-types 2.0: a root model around the union
+        union = union.model_fields["root"].annotation
     members = {}
-    for member in typing.get_args(module.ContentBlock):
+    for member in typing.get_args(union):
         (kind,) = typing.get_args(member.model_fields["type"].annotation)
         members[kind] = TypeAdapter(list[member])  # type: ignore[valid-type]
     return members

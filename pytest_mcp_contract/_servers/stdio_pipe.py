@@ -27,9 +27,9 @@ import anyio
 import anyio.abc
 import pydantic
 from mcp.shared.message import SessionMessage
-from mcp_types import PARSE_ERROR
 
 from pytest_mcp_contract._sdk import messages as sdk_messages
+from pytest_mcp_contract._sdk.tap import Unanswered
 
 if TYPE_CHECKING:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -48,16 +48,6 @@ MAX_TOKENS: Final = 200_000
 """Strings and brackets looked at to find an unreadable line's ``id``: bounds the time a hostile line costs."""
 CLOSE_WAIT: Final = 2.0
 """Seconds a server gets to exit once its stdin is closed, and again after SIGTERM (the SDK's figures)."""
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """The ``data`` of the error that fails a request whose answer could not be read.
-
-    No server can send a Python object, so whoever catches the error knows it is ours.
-    """
-
-    why: str
 
 
 class StdoutFault(ValueError):
@@ -206,7 +196,7 @@ class StdioPipe:
         self.noise.size += len(line)
         return StdoutFault(line, why()) if self.noise.lines == 1 else None  # reported once per session anyway
 
-    def _glued(self, line: bytes, before: str | None = None) -> SessionMessage | None:
+    def _glued(self, line: bytes, before: str | None = None) -> Unanswered | None:
         """The failure of a request whose answer ends ``line``, after other output (a print without newline);
         ``before`` says what that output was, else a sample of it is shown."""
         for start in _ANSWER_STARTS:
@@ -218,9 +208,9 @@ class StdioPipe:
                 return self._fail(answers, why)
         return None
 
-    def _fail(self, answers: str, why: str) -> SessionMessage:
-        request = self._pending.pop(answers)
-        return sdk_messages.error_answer(request, PARSE_ERROR, why, Unreadable(why))
+    def _fail(self, answers: str, why: str) -> Unanswered:
+        """The request's answer came, and cannot be read: said as a value, for the tap to end its wait."""
+        return Unanswered(self._pending.pop(answers), why)
 
 
 Item = SessionMessage | Exception
