@@ -1,7 +1,7 @@
 """A server written by hand, as in a language without an MCP SDK: ``python strict_wire.py [DEFECT...]``.
 
-It speaks the handshake era (2025-11-25; it answers ``server/discover`` with "method not found", as a
-server that predates it does) over stdio, or, with ``--port P``, over streamable HTTP on loopback
+It speaks the handshake era (the client's version of it, else 2025-11-25; it answers ``server/discover``
+with "method not found", as a server that predates it does) over stdio, or, with ``--port P``, over streamable HTTP on loopback
 (each POST answered with one JSON body). Without arguments it keeps the contract while looking odd:
 two pages of tools, unknown keys and vendor ``_meta`` in the listing, the answers and their content
 blocks. Each argument plants one defect:
@@ -30,6 +30,7 @@ from typing import Any
 DEFECTS = {arg for arg in sys.argv[1:] if not arg.startswith("--") and not arg.isdigit()}
 VENDOR = {"com.example/trace": {"id": "t-1"}}
 STORE = {"items": 3}
+HANDSHAKE_ERA = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 
 def _tool(name: str, **extra: Any) -> dict[str, Any]:
@@ -102,8 +103,9 @@ def answer(message: dict[str, Any]) -> dict[str, Any] | None:
     method = message.get("method")
     params = message.get("params") or {}
     if method == "initialize":
+        asked = params.get("protocolVersion")
         result: dict[str, Any] = {
-            "protocolVersion": "2025-11-25",
+            "protocolVersion": asked if asked in HANDSHAKE_ERA else "2025-11-25",
             "capabilities": {"tools": {"listChanged": False}, "x-vendor": {}},
             "serverInfo": {"name": "strict-wire", "version": "1.0", "x-build": "hand-written"},
         }

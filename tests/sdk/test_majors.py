@@ -7,6 +7,7 @@ are written for the SDK it installs.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import importlib
 import os
@@ -146,3 +147,32 @@ def test_the_sdks_own_info_lines_print_nowhere_around_the_header_and_the_failure
     assert "Processing request of type" not in output
     assert "test session starts" in result.stdout.lines[0]  # nothing printed before it
     result.stdout.fnmatch_lines(["E       [tool-error]", "E         the tool returned is_error=True with this text:"])
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_hand_written_servers_wire_is_read_strictly_under_every_sdk_major(transport: str) -> None:
+    # The tap sits on the message streams whichever major hands them to its session, and the
+    # strict reading is by mcp-types, the same under both: the same findings, the same absences.
+    from conftest import http_server
+
+    defects = ("is-error-string", "read-only-string", "text-number")
+    script = str(SERVERS / "strict_wire.py")
+    with contextlib.ExitStack() as stack:
+        if transport == "http":
+            target: object = http_target(stack.enter_context(http_server(script, *defects)), {})
+        else:
+            target = stdio_target(
+                f"stdio:{sys.executable} {script} {' '.join(defects)}", SERVERS, dict(os.environ), SERVERS
+            )
+        contract = stack.enter_context(contextlib.closing(McpContract(target, timeout=30)))
+        wipe = contract.tools["wipe"]
+        assert wipe.annotations is not None
+        assert wipe.annotations.read_only_hint is None  # a string says nothing: the tool may write
+        assert [(v.check, v.path) for v in contract.session.listing_violations] == [
+            ("wire-invalid", "/tools/1/annotations/readOnlyHint")
+        ]
+        assert violations_of(contract, "echo") == [
+            ("wire-invalid", "/content/0/text"),
+            ("wire-invalid", "/isError"),
+            ("content-mismatch", "/items"),
+        ]
