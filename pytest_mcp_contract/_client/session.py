@@ -60,26 +60,17 @@ from pytest_mcp_contract._errors import (
 )
 from pytest_mcp_contract._json.value import pointer
 from pytest_mcp_contract._sdk.client import SdkSession, open_session
-from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
-from pytest_mcp_contract._sdk.http import http_library
-from pytest_mcp_contract._sdk.servers import HighLevelServer
-from pytest_mcp_contract._sdk.tap import WireTap
+from pytest_mcp_contract._sdk.errors import RpcError, explain, rpc_error
+from pytest_mcp_contract._sdk.tap import NotAMessage, WireTap
 from pytest_mcp_contract._sdk.wire import read_result, wire_result
-from pytest_mcp_contract._servers.inprocess import (
-    describe_cause,
-    marked_call,
-    record_causes,
-    take_cause,
-    take_cause_and_origin,
-)
 from pytest_mcp_contract._servers.kinds import Connection, as_target, server_label, server_name
-from pytest_mcp_contract._servers.stdio_pipe import StdoutFault
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
 
     from pytest_mcp_contract._client import ToolNames
     from pytest_mcp_contract._contract.coverage import Coverage
+    from pytest_mcp_contract._servers.causes import Causes
     from pytest_mcp_contract._servers.names import ServerNames
 
 MAX_ROUNDS: Final = 10
@@ -173,6 +164,8 @@ class ContractSession:
         self._tools: dict[str, Tool] = {}
         self._tool_violations: dict[str, tuple[Tool, list[Violation]]] = {}
         self.tool_names = tool_names
+        self._causes: Causes | None = None
+        """Where an in-process server's crashes are read from its log, while the session is open."""
         self.tap = WireTap()
         """Every answer as it came, where a transport carries messages (not the SDK's own in process)."""
         self._handshake: list[Violation] = []
@@ -187,8 +180,9 @@ class ContractSession:
 
     async def enter(self, stack: AsyncExitStack) -> None:
         """Connect and list the tools; the caller's exit stack closes the connection."""
-        if isinstance(self.server, HighLevelServer):
-            record_causes()
+        self._causes = self.target.causes
+        if self._causes is not None:  # a crash's cause, read from the server's log, for the message
+            stack.enter_context(self._causes.kept())
         self.connection = self.target.connect(stack)
         transport = self.tap.tapped(self.connection.transport()) if self.connection is not None else None
         connection = AsyncExitStack()
@@ -205,7 +199,7 @@ class ContractSession:
             await _close_quietly(connection)
             cause = single(error)
             hint = await self._hint(cause)
-            problem = messages.not_opened(server_label(self.server), _explain(cause), hint, self._stderr())
+            problem = messages.not_opened(server_label(self.server), explain(cause), hint, self._stderr())
             raise SessionError(problem) from self._chained(error)
         self._handshake = [
             violation
@@ -267,11 +261,11 @@ class ContractSession:
         if self._noise_told:
             return None
         self._noise_told = True
-        if isinstance(fault, StdoutFault):
+        if isinstance(fault, NotAMessage):
             # Why a banner is no message goes without saying; why a would-be message is not one does not.
             why = fault.why if fault.line.lstrip().startswith(("{", "[")) else ""
             return messages.stdout_noise(server_label(self.server), when, fault.line, why)
-        return messages.stdout_noise(server_label(self.server), when, None, _explain(fault))
+        return messages.stdout_noise(server_label(self.server), when, None, explain(fault))
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``, each read strictly where the wire is tapped: what a page breaks of its
@@ -308,9 +302,9 @@ class ContractSession:
             if self._closed_under_us(error):
                 await self._went_away("tools/list", error, "it crashed or exited.")
             if self._discovered() and _wants_initialize(error):  # it claimed a version, then did not speak it
-                claimed = messages.claimed_then_broke(server_label(self.server), str(self.negotiated), _explain(error))
+                claimed = messages.claimed_then_broke(server_label(self.server), str(self.negotiated), explain(error))
                 raise SessionError(claimed) from self._chained(error)
-            raise SessionError(messages.listing_failed(server_label(self.server), _explain(error))) from self._chained(
+            raise SessionError(messages.listing_failed(server_label(self.server), explain(error))) from self._chained(
                 error
             )
         raise SessionError(messages.listing_endless(server_label(self.server), MAX_PAGES))
@@ -392,7 +386,7 @@ class ContractSession:
         self._refusals.clear()
         self._wire = None
         try:
-            with marked_call() as key:
+            with self.target.own_call() as key:
                 try:
                     result = await self._rounds(name, arguments)
                 except RpcError as error:
@@ -412,7 +406,7 @@ class ContractSession:
             return result
         if not result.is_error:
             return Answer(result, None, wire=self._wire)
-        cause, refused_return = take_cause_and_origin(self.server, key)
+        cause, refused_return = self._causes.take(key) if self._causes is not None else (None, False)
         return Answer(result, cause, refused_return, wire=self._wire)
 
     async def _rounds(
@@ -437,7 +431,7 @@ class ContractSession:
             return Unreadable(unanswered.why)
         # With an HTTP status the SDK's message leaves out.
         meanwhile = self.connection.meanwhile(self._call_mark) if self.connection is not None else ""
-        return ErrorAnswer(error.error.code, error.error.message, _explain(error), error, meanwhile)
+        return ErrorAnswer(error.error.code, error.error.message, explain(error), error, meanwhile)
 
     async def _send_call(
         self,
@@ -504,7 +498,7 @@ class ContractSession:
         """The error for a connection that broke under a call (``during`` names it) or between calls."""
         if self._gone is not None:
             return self._gone_error()
-        explained = _explain(single(error)) if error is not None else None
+        explained = explain(single(error)) if error is not None else None
         self._gone = f"the connection broke during {during}" if during else "the connection broke"
         then = self._later_calls()
         return SessionError(
@@ -605,7 +599,7 @@ class ContractSession:
         A tool error is explained by the last crash of the tool with that name.
         """
         result = wire_result(result)
-        cause = take_cause(self.server, name) if result.is_error else None
+        cause = self._causes.take(name)[0] if self._causes is not None and result.is_error else None
         answer = Answer(result, cause)
         return self.unnoted(self._with_tool(name, answer, self.judge(name, None, answer, expect_error=expect_error)))
 
@@ -761,19 +755,3 @@ def single(error: BaseException) -> BaseException:
     while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
         error = error.exceptions[0]
     return error
-
-
-def _explain(error: BaseException) -> str:
-    if isinstance(error, RpcError):
-        text = f"JSON-RPC error {error.error.code}: {error.error.message}"
-    elif isinstance(error, http_library().HTTPStatusError):
-        # mcp 1.x's transport raises httpx's own error for an error status (2.x answers JSON-RPC -32603):
-        # its first line says the status; the second is a link to a web page about it.
-        text = f"{type(error).__name__}: {str(error).splitlines()[0]}"
-    else:
-        text = f"{type(error).__name__}: {error}"
-    cause = error.__cause__
-    # httpx re-raises its transport's error under the same name and message: say it once.
-    if cause is not None and (type(cause).__name__, str(cause)) != (type(error).__name__, str(error)):
-        text += f" (cause: {describe_cause(cause)})"
-    return text

@@ -45,7 +45,8 @@ from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow, PatternUnreadable
 from pytest_mcp_contract._json.value import non_finite, render, show_pointer
 from pytest_mcp_contract._sdk.wire import wire_result, wire_tool
-from pytest_mcp_contract._servers.inprocess import registration, take_cause
+from pytest_mcp_contract._servers.causes import take_cause
+from pytest_mcp_contract._servers.inprocess import registration
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool

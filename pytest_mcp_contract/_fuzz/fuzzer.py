@@ -295,8 +295,8 @@ def search_settings(examples: int, database: ExampleDatabase | None) -> hypothes
 def _quiet_server_log() -> Iterator[None]:
     """MCPServer logs every request (and the tool's own logging adds more), and fuzzing makes
     hundreds: while searching, its log stops at its own logger. (A crash's record the plugin's
-    cause recorder, a filter there, keeps and drops in any case: ``_servers.inprocess``.)"""
-    from pytest_mcp_contract._servers.inprocess import SERVER_LOGGER
+    cause recorder, a filter there, keeps and drops in any case: ``_servers.causes``.)"""
+    from pytest_mcp_contract._servers.causes import SERVER_LOGGER
 
     logger = logging.getLogger(SERVER_LOGGER)
     before = logger.propagate

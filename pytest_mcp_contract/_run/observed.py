@@ -83,7 +83,7 @@ class Observed:
         from pydantic import ValidationError
 
         from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
-        from pytest_mcp_contract._servers.inprocess import take_cause
+        from pytest_mcp_contract._servers.causes import take_cause
 
         if seen.error is not None:
             error = seen.error

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from mcp.shared import exceptions as _exceptions
 
 from pytest_mcp_contract._sdk.release import MAJOR
 
-__all__ = ["RpcError", "rpc_error"]
+__all__ = ["RpcError", "describe_cause", "explain", "rpc_error"]
 
 # What the SDK's session raises for an error answer; ``.error`` has ``code``, ``message`` and ``data``.
 if TYPE_CHECKING:
@@ -24,3 +25,62 @@ def rpc_error(code: int, message: str, data: Any = None) -> RpcError:
     from mcp.types import ErrorData
 
     return RpcError(ErrorData(code=code, message=message, data=data))  # type: ignore[arg-type,call-arg]
+
+
+def explain(error: BaseException) -> str:
+    """An error of a session, in one line: a JSON-RPC error's code and message, an HTTP error's status, else
+    its type and message; with its cause when that says more."""
+    from pytest_mcp_contract._sdk.http import http_library
+
+    if isinstance(error, RpcError):
+        text = f"JSON-RPC error {error.error.code}: {error.error.message}"
+    elif isinstance(error, http_library().HTTPStatusError):
+        # mcp 1.x's transport raises httpx's own error for an error status (2.x answers JSON-RPC -32603):
+        # its first line says the status; the second is a link to a web page about it.
+        text = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    else:
+        text = f"{type(error).__name__}: {error}"
+    cause = error.__cause__
+    # httpx re-raises its transport's error under the same name and message: say it once.
+    if cause is not None and (type(cause).__name__, str(cause)) != (type(error).__name__, str(error)):
+        text += f" (cause: {describe_cause(cause)})"
+    return text
+
+
+def describe_cause(error: BaseException) -> str:
+    """The innermost exception behind the SDK's wrapper: its type, its message and where it was raised."""
+    from pydantic import ValidationError
+
+    seen: set[int] = set()
+    while error.__cause__ is not None and id(error) not in seen:
+        seen.add(id(error))
+        error = error.__cause__
+    if isinstance(error, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or '(root)'}: {item['msg']}" for item in error.errors()[:5]
+        )
+        text = f"ValidationError ({error.title}): {problems}"
+    else:
+        text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    where = _raised_at(error)
+    return f"{text} (raised at {where})" if where else text
+
+
+def _raised_at(error: BaseException) -> str | None:
+    """The last frame of the traceback that is the server author's code, not a library's."""
+    last = None
+    tb = error.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if f"{os.sep}site-packages{os.sep}" not in filename and "<frozen" not in filename:
+            last = f"{_short_path(filename)}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name}"
+        tb = tb.tb_next
+    return last
+
+
+def _short_path(filename: str) -> str:
+    try:
+        relative = os.path.relpath(filename)
+    except ValueError:
+        return filename
+    return filename if relative.startswith("..") else relative

@@ -38,6 +38,19 @@ class Unanswered(Exception):
         self.why = why
 
 
+class NotAMessage(ValueError):
+    """A line a transport read that is no MCP message (a banner on a stdio server's stdout), handed to the
+    session's message handler as the SDK's transports hand their parse errors: what it was, and why not."""
+
+    def __init__(self, line: bytes, why: str) -> None:
+        super().__init__(why)
+        self.line = line[: SAMPLE * 4].decode("utf-8", "replace")[:SAMPLE]
+        self.why = why
+
+
+SAMPLE: Final = 200
+"""Characters of a stray line kept to show it."""
+
 TAPPED: Final = frozenset({"tools/call", "tools/list", "initialize", "server/discover"})
 """The methods whose answers the checks read strictly."""
 KEPT: Final = 64
@@ -70,8 +83,12 @@ class WireTap:
         return streams()
 
     def last_sent(self) -> str | None:
-        """The id of the request the running task sent last."""
-        return self._sent.get(anyio.get_current_task().id)
+        """The id of the request the running task sent last (``None`` outside an event loop: none sent there)."""
+        try:
+            task = anyio.get_current_task().id
+        except RuntimeError:  # no event loop runs: a verdict asked for from sync code (another client's call)
+            return None
+        return self._sent.get(task)
 
     def take(self, request: str | None) -> Mapping[str, Any] | None:
         """The result that answered ``request``, as it came; ``None`` if none was seen (an error came, or

@@ -13,7 +13,7 @@ import contextlib
 import re
 import weakref
 from abc import ABC, abstractmethod
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Final, Protocol
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._sdk.release import MAJOR
 from pytest_mcp_contract._sdk.servers import HighLevelServer, LowLevelServer
+from pytest_mcp_contract._servers.causes import Causes, causes_of, marked_call
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -142,6 +143,17 @@ class Target(Protocol):
         """A connection whose resources ``stack`` closes, or ``None`` in process (the SDK connects itself)."""
         ...
 
+    @property
+    def causes(self) -> Causes | None:
+        """Where the server's crashes are read from its log (an ``MCPServer`` in process); ``None``: the
+        wire says all there is."""
+        ...
+
+    def own_call(self) -> AbstractContextManager[object]:
+        """Marks a call the plugin's own session makes, inside: a watch on the server's other clients
+        passes it by, and its crash's cause is kept under the key it gives (in process)."""
+        ...
+
 
 _GENERATED: Final = r"(?:-.+)?-[0-9a-f]{4}"
 """What FastMCP appends to its class name for a server given no name (``FastMCP-3f2a``): new every process."""
@@ -182,6 +194,13 @@ class ExternalTarget(ABC):
 
     @abstractmethod
     def connect(self, stack: AsyncExitStack) -> Connection | None: ...
+
+    @property
+    def causes(self) -> Causes | None:
+        return None  # its crashes are told on its wire, or in its stderr
+
+    def own_call(self) -> AbstractContextManager[object]:
+        return contextlib.nullcontext(None)  # no one else's calls to it are watched here
 
     def __str__(self) -> str:
         return self.spec
@@ -228,6 +247,13 @@ class InProcess:
 
     def connect(self, stack: AsyncExitStack) -> Connection | None:
         return None
+
+    @property
+    def causes(self) -> Causes | None:
+        return causes_of(self.server)
+
+    def own_call(self) -> AbstractContextManager[object]:
+        return marked_call()
 
 
 def as_target(server: object) -> Target:

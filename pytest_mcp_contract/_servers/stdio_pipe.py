@@ -29,7 +29,7 @@ import pydantic
 from mcp.shared.message import SessionMessage
 
 from pytest_mcp_contract._sdk import messages as sdk_messages
-from pytest_mcp_contract._sdk.tap import Unanswered
+from pytest_mcp_contract._sdk.tap import NotAMessage, Unanswered
 
 if TYPE_CHECKING:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -48,16 +48,6 @@ MAX_TOKENS: Final = 200_000
 """Strings and brackets looked at to find an unreadable line's ``id``: bounds the time a hostile line costs."""
 CLOSE_WAIT: Final = 2.0
 """Seconds a server gets to exit once its stdin is closed, and again after SIGTERM (the SDK's figures)."""
-
-
-class StdoutFault(ValueError):
-    """A stdout line that is not an MCP message, handed to the session's message handler (as the SDK's
-    transport hands its parse errors)."""
-
-    def __init__(self, line: bytes, why: str) -> None:
-        super().__init__(why)
-        self.line = line[: SAMPLE * 4].decode("utf-8", "replace")[:SAMPLE]
-        self.why = why
 
 
 @dataclass
@@ -194,7 +184,7 @@ class StdioPipe:
             return glued
         self.noise.lines += 1
         self.noise.size += len(line)
-        return StdoutFault(line, why()) if self.noise.lines == 1 else None  # reported once per session anyway
+        return NotAMessage(line, why()) if self.noise.lines == 1 else None  # reported once per session anyway
 
     def _glued(self, line: bytes, before: str | None = None) -> Unanswered | None:
         """The failure of a request whose answer ends ``line``, after other output (a print without newline);

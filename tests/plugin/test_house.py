@@ -26,6 +26,7 @@ PROCESS_STATE = {
     "_servers/reaper.py": {"_live", "_terminated"},  # the process's server processes, ended at its exit
     "_servers/kinds.py": {"_TARGETS"},  # weak, per server object
     "_servers/inprocess.py": {"_CACHE"},  # weak, per server object
+    "_servers/causes.py": {"_BY_SERVER"},  # weak, per server object: its recorder, on the log while sessions are open
     "_contract/mirror.py": {"_SETS"},  # a cache of compiled sets, the same for every run
 }
 """Module-level containers that hold the process's state or a cache, not a run's; each says why."""
@@ -153,7 +154,7 @@ MESSAGE_READS: Final = {
     ("_client/session.py", "check_arguments"): "jsonschema's words for arguments refused",
     ("_client/session.py", "client_side"): "a JSON-RPC error the server sent",
     ("_client/session.py", "_wants_initialize"): "a JSON-RPC error the server sent",
-    ("_client/session.py", "_explain"): "a JSON-RPC error the server sent",
+    ("_sdk/errors.py", "explain"): "a JSON-RPC error the server sent",
     ("_contract/agreement.py", "_message"): "jsonschema's words",
     ("_contract/checks.py", "_error_answer"): "a JSON-RPC error the server sent",
     ("_contract/checks.py", "check_tool"): "a refused value's words, becoming a finding's",
