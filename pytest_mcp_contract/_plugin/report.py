@@ -98,7 +98,7 @@ class ContractReport:
     no_suite: str = ""
     """Why the run has no generated suite although it is switched on (the server comes from a fixture)."""
     language: str | None = "python"
-    """The configured server's language, for advice in its terms (``_servers.stdio.server_language``)."""
+    """The configured server's language, for advice in its terms (``Target.language``)."""
     _failed: set[str] = field(default_factory=set)
 
     def add(self, report: pytest.TestReport) -> None:
@@ -595,9 +595,9 @@ class ReportPlugin:
         self.settings = settings
         language: str | None = "python"  # a run with no server: the advice a Python project reads
         if settings.server is not None:  # the module imports the SDK: not at every pytest start
-            from pytest_mcp_contract._servers.stdio import server_language
+            from pytest_mcp_contract._servers.kinds import as_target
 
-            language = server_language(settings.server)
+            language = as_target(settings.server).language
         self.report = ContractReport(allow=dict(settings.allow), versions=settings.protocol_versions, language=language)
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run

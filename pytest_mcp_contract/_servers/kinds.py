@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._sdk.release import MAJOR
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._servers.environ import Value
     from pytest_mcp_contract._servers.lifespans import Lifespans
     from pytest_mcp_contract._servers.names import ServerNames
+
+
+Language = Literal["python", "typescript"] | None
+"""A server's language, where its target tells (``Target.language``)."""
 
 
 class TargetError(McpContractError):
@@ -154,6 +158,12 @@ class Target(Protocol):
         passes it by, and its crash's cause is kept under the key it gives (in process)."""
         ...
 
+    @property
+    def language(self) -> Language:
+        """The language the server is written in, as far as its target tells, for advice in its terms
+        (in process, Python; over stdio, what the command runs; a URL does not tell)."""
+        ...
+
 
 _GENERATED: Final = r"(?:-.+)?-[0-9a-f]{4}"
 """What FastMCP appends to its class name for a server given no name (``FastMCP-3f2a``): new every process."""
@@ -201,6 +211,10 @@ class ExternalTarget(ABC):
 
     def own_call(self) -> AbstractContextManager[object]:
         return contextlib.nullcontext(None)  # no one else's calls to it are watched here
+
+    @property
+    def language(self) -> Language:
+        return None
 
     def __str__(self) -> str:
         return self.spec
@@ -254,6 +268,10 @@ class InProcess:
 
     def own_call(self) -> AbstractContextManager[object]:
         return marked_call()
+
+    @property
+    def language(self) -> Language:
+        return "python"
 
 
 def as_target(server: object) -> Target:

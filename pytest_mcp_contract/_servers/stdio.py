@@ -21,13 +21,13 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
 from pytest_mcp_contract._servers import reaper as _reaper
 from pytest_mcp_contract._servers.environ import Value, reveal, revealed
-from pytest_mcp_contract._servers.kinds import ExternalTarget, TargetError, TargetSettings
+from pytest_mcp_contract._servers.kinds import ExternalTarget, Language, TargetError, TargetSettings
 from pytest_mcp_contract._servers.stdio_pipe import MAX_LINE, Noise, StdioPipe, size_in_words
 
 if TYPE_CHECKING:
@@ -49,21 +49,6 @@ NODE_COMMANDS: Final = frozenset(
 PYTHON_COMMANDS: Final = frozenset({"uv", "uvx", "pipx", "poetry", "hatch", "pdm", "pipenv"})
 
 
-def server_language(server: object) -> Literal["python", "typescript"] | None:
-    """The language a server is written in, as far as its target tells, for advice in its terms: in
-    process it is Python; over stdio the command says (node, npx, tsx...: TypeScript); a URL does not."""
-    if not isinstance(server, ExternalTarget):
-        return "python"
-    if not isinstance(server, StdioTarget):
-        return None
-    program = Path(server.command).name.lower().removesuffix(".exe")
-    if program in NODE_COMMANDS:
-        return "typescript"
-    if program.startswith(("python", "pypy")) or program in PYTHON_COMMANDS:
-        return "python"
-    return None
-
-
 class StdioError(TargetError):
     """A stdio target or its settings cannot be used; the message is written for the user."""
 
@@ -75,6 +60,17 @@ class StdioTarget(ExternalTarget):
     spec: str
     command: str
     args: list[str]
+
+    @property
+    def language(self) -> Language:
+        """What the command runs says (node, npx, tsx...: TypeScript; python, uv...: Python)."""
+        program = Path(self.command).name.lower().removesuffix(".exe")
+        if program in NODE_COMMANDS:
+            return "typescript"
+        if program.startswith(("python", "pypy")) or program in PYTHON_COMMANDS:
+            return "python"
+        return None
+
     env: dict[str, Value] = field(default_factory=dict)
     """The ini's ``mcp_contract_server_env``; values read from ``${VAR}`` are :class:`Secret`."""
     cwd: Path | None = None
