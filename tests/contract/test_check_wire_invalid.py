@@ -45,7 +45,8 @@ def reached(transport: str, *defects: str, calls: Path | None = None) -> Iterato
     if transport == "stdio":
         yield f"stdio:{sys.executable} {STRICT} {' '.join(defects)}"
         return
-    with http_server(str(STRICT), *defects, env=env) as url:
+    sse = ("--sse",) if transport == "http-sse" else ()
+    with http_server(str(STRICT), *defects, *sse, env=env) as url:
         yield url
 
 
@@ -59,7 +60,7 @@ def run(project: Project, target: str, *args: str, **ini: str) -> pytest.RunResu
     return project.run("--snapshot-update", "--mcp-contract-fuzz", "5", *args)
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("transport", ["stdio", "http", "http-sse"])
 @pytest.mark.parametrize("defect", list(PLANTED))
 def test_each_planted_defect_is_named_with_its_pointer(
     project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, transport: str, defect: str
@@ -74,7 +75,7 @@ def test_each_planted_defect_is_named_with_its_pointer(
     assert counted["wipe"] == 0  # never fuzzed: it does not say readOnlyHint: true (a string says nothing)
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("transport", ["stdio", "http", "http-sse"])
 def test_a_correct_hand_written_server_that_looks_odd_passes_with_fuzzing(
     project: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, transport: str
 ) -> None:

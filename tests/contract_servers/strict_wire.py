@@ -2,7 +2,7 @@
 
 It speaks the handshake era (the client's version of it, else 2025-11-25; it answers ``server/discover``
 with "method not found", as a server that predates it does) over stdio, or, with ``--port P``, over streamable HTTP on loopback
-(each POST answered with one JSON body). Without arguments it keeps the contract while looking odd:
+(each POST answered with one JSON body, or with ``--sse`` one server-sent event). Without arguments it keeps the contract while looking odd:
 two pages of tools, unknown keys and vendor ``_meta`` in the listing, the answers and their content
 blocks. Each argument plants one defect:
 
@@ -131,8 +131,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             return
         data = json.dumps(reply).encode()
+        kind = "application/json"
+        if "--sse" in sys.argv:  # the answer as one event of a stream, as most SDK servers send it
+            data, kind = b"event: message\ndata: " + data + b"\n\n", "text/event-stream"
         self.send_response(200)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
