@@ -76,12 +76,6 @@ def check_label(check: str, versions: tuple[str, ...]) -> str:
     return f"{check}{_for(versions)}"
 
 
-def label_versions(label: str) -> tuple[str, ...]:
-    """The versions a :func:`check_label` names (none: every version)."""
-    _check, _at_sign, versions = label.partition(" @ ")
-    return tuple(versions.split(", ")) if versions else ()
-
-
 def _for(versions: tuple[str, ...]) -> str:
     """`` @ 2025-11-25`` after a check id: the versions a violation holds for, when not every one."""
     return f" @ {', '.join(versions)}" if versions else ""

@@ -67,9 +67,6 @@ class Everywhere:
         """One list, each violation naming the versions it holds for when not every one."""
         return merge(self.found)
 
-    def record(self) -> dict[str, object]:
-        return {"sent_under": self.sent_under, "judged": self.judged, "unjudged": self.unjudged}
-
 
 def everywhere(
     legs: Sequence[tuple[str, McpContract]],

@@ -17,7 +17,7 @@ from pytest_mcp_contract._contract.violations import ContractViolationError
 from pytest_mcp_contract._messages import call_arguments
 from pytest_mcp_contract._plugin.keys import CALLS, CURRENT_ITEM, JUDGE, POOL, SETTINGS
 from pytest_mcp_contract._run.marks import expectations
-from pytest_mcp_contract._run.records import CallTally, record
+from pytest_mcp_contract._run.records import CallTally, FailedCheck, FailureSeen, Found
 
 CLIENT_FIXTURES = ("mcp_contract", "mcp_contract_async")
 
@@ -73,18 +73,16 @@ def _record_failure(item: pytest.Item, error: BaseException) -> None:
     if not isinstance(error, ContractViolationError) or error.listing is not None:
         return  # a listing's findings are about no one tool: its item's failure tells them
     servers = [server for server, tool in item.stash.get(CALLS, {}) if tool == error.tool]
-    record(
-        item,
-        "failure",
-        **({"server": servers[-1]} if servers else {}),
-        tool=error.tool,
+    FailureSeen(
+        error.tool,
+        servers[-1] if servers else None,
         test=item.nodeid,
         arguments=call_arguments(error.arguments),
-        violations=[
-            {"check": violation.label, "path": violation.path, "message": violation.message.splitlines()[0][:200]}
+        violations=tuple(
+            FailedCheck(Found.of(violation), violation.path, violation.message.splitlines()[0][:200])
             for violation in error.violations
-        ],
-    )
+        ),
+    ).write(item)
 
 
 class CallsPlugin:

@@ -12,22 +12,36 @@ a broken server.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 from urllib.parse import unquote
 
 import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._json.value import writable
-from pytest_mcp_contract._messages import label_versions
 from pytest_mcp_contract._plugin.coverage import markdown_lines
 from pytest_mcp_contract._plugin.keys import COVERAGE, LISTING, SERVER_NAMES, SETTINGS, UNUSED
 from pytest_mcp_contract._run.paths import shown_path
-from pytest_mcp_contract._run.records import PROPERTY, CallTally
+from pytest_mcp_contract._run.records import (
+    PROPERTY,
+    AgainstSeen,
+    CallsSeen,
+    CallTally,
+    ChecksSeen,
+    FailureSeen,
+    Found,
+    FuzzSeen,
+    FuzzSkipped,
+    OnceSeen,
+    Restart,
+    RestartLimit,
+    SchemaSeen,
+    ToolRecord,
+    read_record,
+)
 from pytest_mcp_contract._suite.schemadiff import KINDS
 
 if TYPE_CHECKING:
@@ -37,15 +51,15 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class ToolRecord:
+class ToolReport:
     name: str
-    schema: dict[str, Any] | None = None
-    checks: list[str] | None = None
+    schema: SchemaSeen | None = None
+    checks: tuple[Found, ...] | None = None
     tally: CallTally = field(default_factory=CallTally)
     """Every checked call of the tool, by the tests and by the fuzzer."""
-    allowed_checks: list[str] = field(default_factory=list)
+    allowed_checks: tuple[str, ...] = ()
     """Tool-check violations carried by ``mcp_contract_allow``."""
-    failures: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[FailureSeen] = field(default_factory=list)
     """The broken contracts that failed tests: test, arguments and each violation (``calls._record_failure``)."""
 
     @property
@@ -68,7 +82,7 @@ class ToolRecord:
     """Its fuzz item skipped it: it may write, and the project did not opt it in."""
     fuzz_destructive: bool = False
     """It says ``destructiveHint: true``."""
-    against: dict[str, Any] | None = None
+    against: AgainstSeen | None = None
     """Its changes against the ``--mcp-contract-against`` revision (``_suite.against``)."""
 
 
@@ -82,7 +96,7 @@ class ContractReport:
     """The configured server's name: it comes first, and the suite's records are about it."""
     renamed: str = ""
     """The name the configured server gives itself, when it changes between processes (``main`` is its target)."""
-    servers: dict[str, dict[str, ToolRecord]] = field(default_factory=dict)
+    servers: dict[str, dict[str, ToolReport]] = field(default_factory=dict)
     removed: dict[str, str] = field(default_factory=dict)
     """Tools the configured server no longer lists: name -> what became of their snapshot file."""
     allow: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -108,47 +122,47 @@ class ContractReport:
             return
         passed = report.nodeid not in self._failed
         for name, value in report.user_properties:
-            if name != PROPERTY:
-                continue
-            data = json.loads(str(value))
-            if data["kind"] == "restart":  # about a server, not a tool
-                self.restarts[data["server"], data["cause"]] += 1
-                continue
-            if data["kind"] == "restart-limit":
-                self.restart_limits[data["server"]] = data["limit"]
-                continue
-            tools = self.servers.setdefault(data.get("server", self.main), {})
-            tool = tools.setdefault(data["tool"], ToolRecord(data["tool"]))
-            if data["kind"] == "schema":
-                tool.schema = data
-            elif data["kind"] == "checks":
-                tool.checks = data["violations"]
-                tool.allowed_checks = data["allowed"]
-            elif data["kind"] == "fuzz":  # generated calls: checked calls too, their violations failing ones
-                tool.tally.calls += data["calls"]
-                tool.tally.failing.update(data["violations"])
-                tool.tally.expected.update(data.get("expected", {}))
-                tool.tally.allowed.update(data.get("allowed", {}))
-                tool.tally.noted.update(data.get("noted", {}))  # told in prose, whoever called
-                tool.fuzzed = True
-                tool.fuzz_calls += data["calls"]
-                tool.fuzz_results += data["results"]
-                tool.fuzz_distinct += data["distinct"]
-                tool.fuzz_found = tool.fuzz_found or bool(data["violations"])
-                tool.fuzz_cut_short = tool.fuzz_cut_short or data["cut_short"]
-            elif data["kind"] == "against":
-                tool.against = data
-            elif data["kind"] == "fuzz-skipped":
-                tool.fuzz_skipped = True
-                tool.fuzz_destructive = data["destructive"]
-            elif data["kind"] == "calls":
-                tool.tally.add(data, passed=passed)
-            elif data["kind"] == "failure":
-                tool.failures.append(data)
-            elif data["kind"] == "once":
-                for key in ("sent_under", "judged", "unjudged"):
-                    held = data[key]
-                    tool.once.setdefault(key, set()).update([held] if isinstance(held, str) else held)
+            seen = read_record(value) if name == PROPERTY else None
+            if isinstance(seen, Restart):  # about a server, not a tool
+                self.restarts[seen.server, seen.cause] += 1
+            elif isinstance(seen, RestartLimit):
+                self.restart_limits[seen.server] = seen.limit
+            elif isinstance(seen, ToolRecord):
+                self._add(seen, passed=passed)
+
+    def _add(self, seen: ToolRecord, *, passed: bool) -> None:
+        tools = self.servers.setdefault(seen.server or self.main, {})
+        tool = tools.setdefault(seen.tool, ToolReport(seen.tool))
+        if isinstance(seen, SchemaSeen):
+            tool.schema = seen
+        elif isinstance(seen, ChecksSeen):
+            tool.checks = seen.violations
+            tool.allowed_checks = seen.allowed
+        elif isinstance(seen, FuzzSeen):  # generated calls: checked calls too, their violations failing ones
+            tool.tally.calls += seen.calls
+            tool.tally.failing.update(Found(check) for check in seen.violations)
+            tool.tally.expected.update(seen.expected)
+            tool.tally.allowed.update(seen.allowed)
+            tool.tally.noted.update(seen.noted)  # told in prose, whoever called
+            tool.fuzzed = True
+            tool.fuzz_calls += seen.calls
+            tool.fuzz_results += seen.results
+            tool.fuzz_distinct += seen.distinct
+            tool.fuzz_found = tool.fuzz_found or bool(seen.violations)
+            tool.fuzz_cut_short = tool.fuzz_cut_short or seen.cut_short
+        elif isinstance(seen, AgainstSeen):
+            tool.against = seen
+        elif isinstance(seen, FuzzSkipped):
+            tool.fuzz_skipped = True
+            tool.fuzz_destructive = seen.destructive
+        elif isinstance(seen, CallsSeen):
+            tool.tally.add(seen, passed=passed)
+        elif isinstance(seen, FailureSeen):
+            tool.failures.append(seen)
+        elif isinstance(seen, OnceSeen):
+            tool.once.setdefault("sent_under", set()).add(seen.sent_under)
+            tool.once.setdefault("judged", set()).update(seen.judged)
+            tool.once.setdefault("unjudged", set()).update(seen.unjudged)
 
     @property
     def failed(self) -> bool:
@@ -160,7 +174,7 @@ class ContractReport:
             not self.servers and not self.removed and not self.stale_allowed and not self.restarts and not self.no_suite
         )
 
-    def _all(self) -> list[ToolRecord]:
+    def _all(self) -> list[ToolReport]:
         return [tool for tools in self.servers.values() for tool in tools.values()]
 
     # --- reading -----------------------------------------------------------------------------
@@ -183,7 +197,7 @@ class ContractReport:
     def _server_order(self) -> list[str]:
         return sorted(self.servers, key=lambda name: (name != self.main, name))
 
-    def _tools_of(self, server: str) -> list[ToolRecord]:
+    def _tools_of(self, server: str) -> list[ToolReport]:
         return sorted(self.servers[server].values(), key=lambda tool: tool.name)
 
     def _facts(self, *, against: bool = True) -> list[tuple[str, str]]:
@@ -201,7 +215,11 @@ class ContractReport:
         facts += self._snapshot_facts(tools)
         checked = [tool for tool in tools if tool.checks is not None]
         if checked:
-            failed = sorted(f"{tool.shown} ({', '.join(tool.checks or [])})" for tool in checked if tool.checks)
+            failed = sorted(
+                f"{tool.shown} ({', '.join(found.label for found in tool.checks or ())})"
+                for tool in checked
+                if tool.checks
+            )
             text = f"{len(checked) - len(failed)} passed, {len(failed)} failed"
             facts.append(("tool checks", text + (f": {'; '.join(failed)}" if failed else "")))
         if self.removed:
@@ -258,7 +276,7 @@ class ContractReport:
             facts.append(("server restarts", self._restart_text()))
         return facts
 
-    def _against_facts(self, tools: list[ToolRecord]) -> list[tuple[str, str]]:
+    def _against_facts(self, tools: list[ToolReport]) -> list[tuple[str, str]]:
         """Every change against the base revision, breaking first; then the breaks acknowledged, with why."""
         compared = sorted((tool for tool in tools if tool.against), key=lambda tool: tool.name)
         if not compared:
@@ -266,21 +284,21 @@ class ContractReport:
         changes = _against_changes(compared, self.allow)
         counts = Counter(kind for kind, _line in changes)
         text = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind]) or "none"
-        base = (compared[0].against or {})["base"]
+        base = compared[0].against.base if compared[0].against is not None else ""
         facts = [(f"changes against {base}", "\n".join([text, *(line for _kind, line in changes)]))]
         acknowledged = [
             f"{tool.shown} ({self.allow.get((tool.name, 'breaking-change'), '')})"
             for tool in compared
-            if "breaking-change" in (tool.against or {})["allowed"]
+            if tool.against is not None and "breaking-change" in tool.against.allowed
         ]
         if acknowledged:
             facts.append(("breaking changes acknowledged in mcp_contract_allow", "; ".join(acknowledged)))
         return facts
 
     @staticmethod
-    def _snapshot_facts(tools: list[ToolRecord]) -> list[tuple[str, str]]:
+    def _snapshot_facts(tools: list[ToolReport]) -> list[tuple[str, str]]:
         facts: list[tuple[str, str]] = []
-        states = Counter(tool.schema["state"] for tool in tools if tool.schema)
+        states = Counter(tool.schema.state for tool in tools if tool.schema)
         if states:
             text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
             breaking = sum(_change_counts(tool)["breaking"] for tool in tools)
@@ -291,15 +309,13 @@ class ContractReport:
         unschemed = sorted(
             tool.shown
             for tool in tools
-            if tool.schema
-            and tool.schema.get("no_schema")
-            and tool.schema["state"] in ("created", "updated", "missing")
+            if tool.schema and tool.schema.no_schema and tool.schema.state in ("created", "updated", "missing")
         )
         if unschemed:
             facts.append(("no output_schema", messages.no_output_schema(unschemed)))
         return facts
 
-    def _once_facts(self, tools: list[ToolRecord]) -> list[tuple[str, str]]:
+    def _once_facts(self, tools: list[ToolReport]) -> list[tuple[str, str]]:
         """Cases of tools that may write, sent under one version only (a second call could find the state
         the first one left): which versions' verdicts were read from that one answer, which not judged."""
         once = sorted((tool for tool in tools if tool.once), key=lambda tool: tool.name)
@@ -340,7 +356,7 @@ class ContractReport:
         return f"{self.restarts.total()} ({'; '.join(parts)})"
 
     @staticmethod
-    def _fuzz_facts(tools: list[ToolRecord], language: str | None) -> list[tuple[str, str]]:
+    def _fuzz_facts(tools: list[ToolReport], language: str | None) -> list[tuple[str, str]]:
         """How far the generated calls reached: a fuzzed tool that only ever answered with tool
         errors had none of its results checked, which a passing item does not show."""
         facts = ContractReport._fuzz_skipped_facts(tools, language)
@@ -375,7 +391,7 @@ class ContractReport:
         return facts
 
     @staticmethod
-    def _fuzz_skipped_facts(tools: list[ToolRecord], language: str | None) -> list[tuple[str, str]]:
+    def _fuzz_skipped_facts(tools: list[ToolReport], language: str | None) -> list[tuple[str, str]]:
         """The tools fuzzing left out as they may write, each with the ini line that opts it in."""
         skipped = sorted((tool for tool in tools if tool.fuzz_skipped), key=lambda tool: tool.name)
         if not skipped:
@@ -424,27 +440,29 @@ _RULE: Final = "|---|---|---|---|---|"
 _TERMINAL_HEADER: Final = ("tool", "schema", "checks", "calls", "violations", "expected", "allowed")
 
 
-def _against_changes(tools: list[ToolRecord], allow: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
+def _against_changes(tools: list[ToolReport], allow: dict[tuple[str, str], str]) -> list[tuple[str, str]]:
     """(kind, line) for each change against the base, breaking first; an acknowledged break says why."""
     changes = []
     for tool in tools:
-        against = tool.against or {}
-        why = allow.get((tool.name, "breaking-change")) if "breaking-change" in against["allowed"] else None
-        for change in against["changes"]:
-            kind = change["kind"]
+        against = tool.against
+        if against is None:
+            continue
+        why = allow.get((tool.name, "breaking-change")) if "breaking-change" in against.allowed else None
+        for change in against.changes:
+            kind = change.kind
             tail = "BREAKING" if kind == "breaking" else kind
             if kind == "breaking" and why is not None:
                 tail += f", acknowledged: {why}"
-            changes.append((kind, f"{tool.shown} {change['field']} {change['path'] or '/'}: {change['what']} — {tail}"))
+            changes.append((kind, f"{tool.shown} {change.field} {change.path or '/'}: {change.what} — {tail}"))
     return sorted(changes, key=lambda change: KINDS.index(change[0]))
 
 
-def _against_section(tools: list[ToolRecord], allow: dict[tuple[str, str], str]) -> list[str]:
+def _against_section(tools: list[ToolReport], allow: dict[tuple[str, str], str]) -> list[str]:
     """The report's first section: every change against the base revision, by kind, breaking first."""
     if not tools:
         return []
     changes = _against_changes(tools, allow)
-    base = (tools[0].against or {})["base"]
+    base = tools[0].against.base if tools[0].against is not None else ""
     title = "Breaking changes" if any(kind == "breaking" for kind, _line in changes) else "Changes"
     out = [f"## {title} against `{base}`", ""]
     for kind in KINDS:
@@ -456,86 +474,89 @@ def _against_section(tools: list[ToolRecord], allow: dict[tuple[str, str], str])
     return out
 
 
-def _broken_under(tool: ToolRecord) -> list[str]:
+def _broken_under(tool: ToolReport) -> list[str]:
     """The protocol versions a tool breaks its contract under, when it keeps it under others (else none)."""
-    labels = [*(tool.checks or []), *tool.tally.failing]
-    held = [label_versions(label) for label in labels]
+    held = [found.versions for found in (*(tool.checks or ()), *tool.tally.failing)]
     if not held or any(not versions for versions in held):  # broken under every version, or not at all
         return []
     return sorted({version for versions in held for version in versions})
 
 
-def _terminal_row(tool: ToolRecord) -> tuple[str, ...]:
+def _terminal_row(tool: ToolReport) -> tuple[str, ...]:
     schema = "—"
     if tool.schema is not None:
         breaking = _change_counts(tool)["breaking"]
-        schema = tool.schema["state"] + (f" ({breaking} breaking)" if breaking else "")
+        schema = tool.schema.state + (f" ({breaking} breaking)" if breaking else "")
     checks = "—" if tool.checks is None else "failed" if tool.checks else "passed"
     allowed = sum(tool.tally.allowed.values()) + len(tool.allowed_checks)
     counts = (tool.tally.calls, sum(tool.tally.failing.values()), sum(tool.tally.expected.values()), allowed)
     return (tool.shown, schema, checks, *(str(count) for count in counts))
 
 
-def _change_counts(tool: ToolRecord) -> Counter[str]:
-    return Counter(change["kind"] for change in (tool.schema or {}).get("changes", []))
+def _change_counts(tool: ToolReport) -> Counter[str]:
+    return Counter(change.kind for change in (tool.schema.changes if tool.schema is not None else ()))
 
 
-def _schema_cell(tool: ToolRecord) -> str:
+def _schema_cell(tool: ToolReport) -> str:
     if tool.schema is None:
         return "—"
     counts = _change_counts(tool)
     detail = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind])
-    state = tool.schema["state"]
+    state = tool.schema.state
     mark = "**BREAKING** " if counts["breaking"] and state in ("changed", "updated") else ""
     return f"{mark}{state}" + (f" ({detail})" if detail else "")
 
 
-def _checks_cell(tool: ToolRecord) -> str:
+def _checks_cell(tool: ToolReport) -> str:
     if tool.checks is None:
         return "—"
     carried = " (allowed: " + ", ".join(f"`{check}`" for check in tool.allowed_checks) + ")"
-    cell = "passed" if not tool.checks else "failed: " + ", ".join(f"`{check}`" for check in tool.checks)
+    cell = "passed" if not tool.checks else "failed: " + ", ".join(f"`{found.label}`" for found in tool.checks)
     return cell + (carried if tool.allowed_checks else "")
 
 
-def _violations_cell(tool: ToolRecord) -> str:
-    cells = [f"`{check}` x{count}" for check, count in sorted(tool.tally.failing.items())]
+def _violations_cell(tool: ToolReport) -> str:
+    cells = [f"`{found.label}` x{count}" for found, count in _by_label(tool.tally.failing)]
     cells += [f"`{check}` x{count} (expected)" for check, count in sorted(tool.tally.expected.items())]
     cells += [f"`{check}` x{count} (allowed)" for check, count in sorted(tool.tally.allowed.items())]
     return ", ".join(cells) or "—"
 
 
-def _section(tool: ToolRecord, heading: str) -> list[str]:
+def _by_label(found: Counter[Found]) -> list[tuple[Found, int]]:
+    return sorted(found.items(), key=lambda pair: pair[0].label)
+
+
+def _section(tool: ToolReport, heading: str) -> list[str]:
     """A paragraph per tool with something to review; expected violations stay in the table."""
-    schema = tool.schema or {}
-    changes = schema.get("changes", [])
+    schema = tool.schema
+    changes = schema.changes if schema is not None else ()
     if (
         not changes
         and not tool.checks
         and not tool.tally.failing
         and not tool.failures
-        and schema.get("state") != "missing"
+        and (schema is None or schema.state != "missing")
     ):
         return []
     blocks = [f"{heading} `{tool.shown}`"]  # paragraphs, joined by blank lines below
-    if schema:
-        blocks.append(f"Schema snapshot `{schema['file']}`: {schema['state']}.")
+    if schema is not None:
+        blocks.append(f"Schema snapshot `{schema.file}`: {schema.state}.")
     for kind in KINDS:
-        listed = [change for change in changes if change["kind"] == kind]
+        listed = [change for change in changes if change.kind == kind]
         if listed:
             blocks.append(f"**{kind.capitalize()}**")
-            blocks.append("\n".join(f"- `{c['field']} {c['path'] or '/'}`: {c['what']}" for c in listed))
-    if schema.get("diff"):
+            blocks.append("\n".join(f"- `{c.field} {c.path or '/'}`: {c.what}" for c in listed))
+    if schema is not None and schema.diff:
         blocks.append("<details><summary>Snapshot diff</summary>")
-        blocks.append("```diff\n" + schema["diff"].rstrip("\n") + "\n```")
+        blocks.append("```diff\n" + schema.diff.rstrip("\n") + "\n```")
         blocks.append("</details>")
     if tool.checks:
-        blocks.append("Tool checks failed: " + ", ".join(f"`{check}`" for check in tool.checks) + ".")
+        blocks.append("Tool checks failed: " + ", ".join(f"`{found.label}`" for found in tool.checks) + ".")
     if tool.failures:
         blocks.append("Failing tests:")
         blocks.append("\n".join(_failure_lines(tool.failures)))
     elif tool.tally.failing:  # failing calls whose test did not fail on them (it caught a test error)
-        found = ", ".join(f"`{check}` x{count}" for check, count in sorted(tool.tally.failing.items()))
+        found = ", ".join(f"`{seen.label}` x{count}" for seen, count in _by_label(tool.tally.failing))
         blocks.append(f"Violations in calls of failing tests: {found}.")
     return ["", "\n\n".join(blocks)]
 
@@ -543,15 +564,15 @@ def _section(tool: ToolRecord, heading: str) -> list[str]:
 _FAILURES_SHOWN: Final = 20
 
 
-def _failure_lines(failures: list[dict[str, Any]]) -> list[str]:
+def _failure_lines(failures: list[FailureSeen]) -> list[str]:
     """A line per failing call: the test, the arguments, then each violation with its place and message."""
     lines = []
     for failure in failures[:_FAILURES_SHOWN]:
-        lines.append(f"- `{failure['test']}` called it with `{failure['arguments']}`:")
-        for violation in failure["violations"]:
-            at = f" at `{violation['path'] or '/'}`" if violation["path"] is not None else ""
-            message = violation["message"].replace("|", "\\|")
-            lines.append(f"  - `{violation['check']}`{at}: {message}")
+        lines.append(f"- `{failure.test}` called it with `{failure.arguments}`:")
+        for violation in failure.violations:
+            at = f" at `{violation.path or '/'}`" if violation.path is not None else ""
+            message = violation.message.replace("|", "\\|")
+            lines.append(f"  - `{violation.found.label}`{at}: {message}")
     if len(failures) > _FAILURES_SHOWN:
         lines.append(f"- and {len(failures) - _FAILURES_SHOWN} more failing calls")
     return lines
@@ -689,7 +710,7 @@ class ReportPlugin:
         seen = {
             (tool.name, check)
             for tool in self.report._all()
-            for check in [*tool.tally.allowed, *tool.allowed_checks, *(tool.against or {}).get("allowed", [])]
+            for check in [*tool.tally.allowed, *tool.allowed_checks, *(tool.against.allowed if tool.against else ())]
         }
         # A break is acknowledged for the runs that compare with a base: the others cannot need the line.
         unjudged = set() if self.settings.against is not None else {"breaking-change"}

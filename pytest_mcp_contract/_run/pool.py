@@ -20,7 +20,7 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._run.observed import Observed
-from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._run.records import Restart, RestartLimit
 from pytest_mcp_contract._servers.names import ServerNames
 
 if TYPE_CHECKING:
@@ -115,10 +115,10 @@ class SessionPool:
         if restarts.count >= MAX_RESTARTS:
             if not restarts.exhausted:
                 restarts.exhausted = True
-                record(request.node, "restart-limit", server=server_label(server), limit=MAX_RESTARTS)
+                RestartLimit(server_label(server), MAX_RESTARTS).write(request.node)
             self._check_restarts(server)
         restarts.count += 1
-        record(request.node, "restart", server=server_label(server), cause=cause)
+        Restart(server_label(server), cause).write(request.node)
         return self._open_once(server, f"test {request.node.nodeid}", version)
 
     def _check_restarts(self, server: object) -> None:

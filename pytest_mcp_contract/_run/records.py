@@ -1,23 +1,218 @@
-"""What a test leaves for the report: records in its ``user_properties``, which survive pytest-xdist."""
+"""What a test leaves for the report: typed records in its ``user_properties``, which survive pytest-xdist.
+
+Each kind of record is a dataclass; it travels as JSON (pytest-xdist carries ``user_properties`` from
+a worker to the controller, and JUnit XML shows them) and is read back into its dataclass by
+:func:`read_record`. A finding is counted as a :class:`Found` (its check and the versions it held
+for), never as a label to be parsed again.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, ClassVar, Final
+
+from pytest_mcp_contract import _messages as messages
 
 if TYPE_CHECKING:
     import pytest
 
     from pytest_mcp_contract._contract.expect import Verdict
+    from pytest_mcp_contract._contract.violations import Violation
 
 PROPERTY: Final = "mcp_contract"
 
 
-def record(item: pytest.Item, kind: str, **data: Any) -> None:
-    """Note something about a tool on the running test (a snapshot, tool checks, a call)."""
-    item.user_properties.append((PROPERTY, json.dumps({"kind": kind, **data}, sort_keys=True)))
+@dataclass(frozen=True)
+class Found:
+    """A finding as the report counts it: its check, and the protocol versions it held for (none: every one)."""
+
+    check: str
+    versions: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """``structured-invalid @ 2025-11-25``: as the summary prints it."""
+        return messages.check_label(self.check, self.versions)
+
+    @classmethod
+    def of(cls, violation: Violation) -> Found:
+        return cls(violation.check, violation.versions)
+
+
+@dataclass(frozen=True)
+class ChangeSeen:
+    """A change of a tool's snapshot (``_suite.schemadiff.Change``), as the report shows it."""
+
+    kind: str
+    field: str
+    path: str
+    what: str
+
+
+@dataclass(frozen=True)
+class FailedCheck:
+    """One finding of a broken contract that failed a test: its check, place and first line."""
+
+    found: Found
+    path: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record of one kind (``KIND``), written on the running test by :meth:`write`."""
+
+    KIND: ClassVar[str] = ""
+
+    def write(self, item: pytest.Item) -> None:
+        data = {"kind": self.KIND, **dataclasses.asdict(self)}
+        item.user_properties.append((PROPERTY, json.dumps(data, sort_keys=True)))
+
+
+@dataclass(frozen=True)
+class Restart(Record):
+    """A server had back after it went away under a call."""
+
+    KIND: ClassVar[str] = "restart"
+    server: str
+    cause: str
+
+
+@dataclass(frozen=True)
+class RestartLimit(Record):
+    """A server that went away once more than the restarts a run allows."""
+
+    KIND: ClassVar[str] = "restart-limit"
+    server: str
+    limit: int
+
+
+@dataclass(frozen=True)
+class ToolRecord(Record):
+    """A record about one tool of a server (``server``: ``None`` for a tool only a base revision has)."""
+
+    tool: str
+    server: str | None
+
+
+@dataclass(frozen=True)
+class SchemaSeen(ToolRecord):
+    """A tool compared with its snapshot file (``_suite.compare``)."""
+
+    KIND: ClassVar[str] = "schema"
+    state: str
+    file: str
+    changes: tuple[ChangeSeen, ...] = ()
+    diff: str = ""
+    no_schema: bool = False
+
+
+@dataclass(frozen=True)
+class ChecksSeen(ToolRecord):
+    """A tool's checks item: what failed it, and what the allow list carried."""
+
+    KIND: ClassVar[str] = "checks"
+    violations: tuple[Found, ...] = ()
+    allowed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AgainstSeen(ToolRecord):
+    """A tool compared with its snapshot at the ``--mcp-contract-against`` revision (``_suite.against``)."""
+
+    KIND: ClassVar[str] = "against"
+    base: str = ""
+    changes: tuple[ChangeSeen, ...] = ()
+    allowed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FuzzSeen(ToolRecord):
+    """A tool's fuzz item: the generated calls, and what became of their findings."""
+
+    KIND: ClassVar[str] = "fuzz"
+    calls: int = 0
+    results: int = 0
+    distinct: int = 0
+    cut_short: bool = False
+    violations: tuple[str, ...] = ()
+    expected: dict[str, int] = field(default_factory=dict)
+    allowed: dict[str, int] = field(default_factory=dict)
+    noted: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FuzzSkipped(ToolRecord):
+    """A tool fuzzing left out, as it may write."""
+
+    KIND: ClassVar[str] = "fuzz-skipped"
+    destructive: bool = False
+
+
+@dataclass(frozen=True)
+class CallsSeen(ToolRecord):
+    """A test's checked calls of one tool (one record per test and tool: :class:`CallTally`)."""
+
+    KIND: ClassVar[str] = "calls"
+    count: int = 0
+    violations: tuple[tuple[Found, int], ...] = ()
+    expected: dict[str, int] = field(default_factory=dict)
+    allowed: dict[str, int] = field(default_factory=dict)
+    noted: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FailureSeen(ToolRecord):
+    """A broken contract that failed a test: the test, the arguments, each finding."""
+
+    KIND: ClassVar[str] = "failure"
+    test: str = ""
+    arguments: str = ""
+    violations: tuple[FailedCheck, ...] = ()
+
+
+@dataclass(frozen=True)
+class OnceSeen(ToolRecord):
+    """A case of a tool that may write, sent under one version: which versions read its answer."""
+
+    KIND: ClassVar[str] = "once"
+    sent_under: str = ""
+    judged: tuple[str, ...] = ()
+    unjudged: tuple[str, ...] = ()
+
+
+RECORDS: Final[dict[str, type[Record]]] = {
+    kind.KIND: kind
+    for kind in (
+        Restart,
+        RestartLimit,
+        SchemaSeen,
+        ChecksSeen,
+        AgainstSeen,
+        FuzzSeen,
+        FuzzSkipped,
+        CallsSeen,
+        FailureSeen,
+        OnceSeen,
+    )
+}
+"""Every kind of record, by the ``kind`` it is written with."""
+
+
+def read_record(value: object) -> Record | None:
+    """The record a ``user_properties`` value holds, read back into its dataclass (``None``: not one of ours)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        data = json.loads(str(value))
+        kind = RECORDS[data.pop("kind")]
+        record: Record = TypeAdapter(kind).validate_python(data)
+    except (ValueError, KeyError, TypeError, ValidationError):
+        return None
+    return record
 
 
 @dataclass
@@ -29,7 +224,8 @@ class CallTally:
     """
 
     calls: int = 0
-    failing: Counter[str] = field(default_factory=Counter)
+    failing: Counter[Found] = field(default_factory=Counter)
+    """With the versions each broke under."""
     expected: Counter[str] = field(default_factory=Counter)
     """Excused by a marker or a case, or found in a test that passed all the same (``pytest.raises``)."""
     allowed: Counter[str] = field(default_factory=Counter)
@@ -41,30 +237,31 @@ class CallTally:
         """One more call; ``verdict`` sorts its violations (``None``: it had none)."""
         self.calls += 1
         if verdict is not None:
-            self.failing.update(violation.label for violation in verdict.failing)  # with the versions it breaks
+            self.failing.update(Found.of(violation) for violation in verdict.failing)
             self.expected.update(violation.check for violation in verdict.expected)
             self.allowed.update(violation.check for violation in verdict.allowed)
             self.noted.update(violation.check for violation in verdict.noted)
 
     def write(self, item: pytest.Item, *, server: str, tool: str) -> None:
         """Record the tally on ``item`` as one ``calls`` record."""
-        noted = {"noted": dict(self.noted)} if self.noted else {}  # rare: kept out of every record
-        record(
-            item,
-            "calls",
-            server=server,
-            tool=tool,
+        CallsSeen(
+            tool,
+            server,
             count=self.calls,
-            violations=dict(self.failing),
+            violations=tuple(self.failing.items()),
             expected=dict(self.expected),
             allowed=dict(self.allowed),
-            **noted,
-        )
+            noted=dict(self.noted),
+        ).write(item)
 
-    def add(self, data: dict[str, Any], *, passed: bool) -> None:
+    def add(self, seen: CallsSeen, *, passed: bool) -> None:
         """Add a ``calls`` record of a test; in a test that passed, its failing violations were expected."""
-        self.calls += data["count"]
-        (self.expected if passed else self.failing).update(data["violations"])
-        self.expected.update(data["expected"])
-        self.allowed.update(data["allowed"])
-        self.noted.update(data.get("noted", {}))
+        self.calls += seen.count
+        for found, count in seen.violations:
+            if passed:
+                self.expected[found.check] += count
+            else:
+                self.failing[found] += count
+        self.expected.update(seen.expected)
+        self.allowed.update(seen.allowed)
+        self.noted.update(seen.noted)

@@ -1,8 +1,9 @@
 """Why an in-process tool call failed, from the server's own log: the SDK sends only "Error executing tool X".
 
-Each in-process ``MCPServer`` that a session (or the watch on other clients' calls) talks to gets one
-:class:`Causes`, a filter on the SDK's logger while any of them is open: weakly by server, like the
-registration facts, so it lives no longer than the server and is not a run's state. A call made through
+One :class:`Causes` per process reads them: a filter on the SDK's logger, which is the process's (the
+log record names no server, and the first filter that drops a record hides it from any other). It is
+on the logger only while a session to an in-process ``MCPServer`` (or the watch on other clients' calls)
+is open, and forgets every cause when the last one closes, so no run sees another's. A call made through
 a session is marked with a context variable, which the SDK's handler inherits (in process it runs in
 the calling task), so concurrent calls of one tool keep their own causes; the failure then tells the
 cause, so the log record goes no further (its traceback would be printed twice more, as captured
@@ -16,7 +17,6 @@ import contextlib
 import contextvars
 import logging
 import traceback
-import weakref
 from collections.abc import Iterator
 from typing import Final
 
@@ -80,17 +80,14 @@ class Causes(logging.Filter):
         return None, False
 
 
-_BY_SERVER: weakref.WeakKeyDictionary[object, Causes] = weakref.WeakKeyDictionary()
+_RECORDER: Final = Causes()
 
 
 def causes_of(server: object) -> Causes | None:
     """The recorder of ``server``'s crashes, if it is an in-process ``MCPServer`` whose SDK logs them."""
     if not sdk_servers.LOGS_CAUSES or not isinstance(server, HighLevelServer):
         return None
-    found = _BY_SERVER.get(server)
-    if found is None:
-        found = _BY_SERVER[server] = Causes()
-    return found
+    return _RECORDER
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.checks import breaking_changes
 from pytest_mcp_contract._contract.expect import Judge
-from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._run.records import AgainstSeen, ChangeSeen
 from pytest_mcp_contract._suite.compare import changes_since
 from pytest_mcp_contract._suite.schemadiff import Change
 
@@ -61,17 +61,13 @@ def compare_with_base(
         tool_name, [(change.field, change.path, change.what) for change in breaking], base.ref
     )
     verdict = Judge([], settings.allow, settings.noted).judge(tool_name, None, violations)
-    record(
-        request.node,
-        "against",
-        tool=tool_name,
+    AgainstSeen(
+        tool_name,
+        server,  # None: a removed tool's item opens no session
         base=base.label,
-        changes=[
-            {"kind": change.kind, "field": change.field, "path": change.path, "what": change.what} for change in changes
-        ],
-        allowed=[violation.check for violation in verdict.allowed],
-        **({"server": server} if server is not None else {}),  # a removed tool's item opens no session
-    )
+        changes=tuple(ChangeSeen(change.kind, change.field, change.path, change.what) for change in changes),
+        allowed=tuple(violation.check for violation in verdict.allowed),
+    ).write(request.node)
     if verdict.failing:
         others = [change.line(tool_name) for change in changes if change.kind != "breaking"]
         pytest.fail(messages.breaking_against(tool_name, base.label, verdict.failing, others, shown), pytrace=False)

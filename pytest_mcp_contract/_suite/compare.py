@@ -18,7 +18,7 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.versions import only_root_adapted
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.paths import shown_path
-from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._run.records import ChangeSeen, SchemaSeen
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
 
 if TYPE_CHECKING:
@@ -72,17 +72,15 @@ def compare_snapshot(
     changes, old = _changes(before, data) if differs else ([], None)
     diff = _diff(before, data, path) if differs else ""
     shown = shown_path(path, request.config)
-    record(
-        request.node,
-        "schema",
-        server=server,
-        tool=tool_name,
+    SchemaSeen(
+        tool_name,
+        server,
         state=state,
         file=shown,
-        changes=[_change_record(change) for change in changes],
+        changes=tuple(_change_record(change) for change in changes),
         diff=diff,
         no_schema=data["output_schema"] is None,
-    )
+    ).write(request.node)
     if unwritten is not None:
         pytest.fail(unwritten, pytrace=False)
     if matched or updating:
@@ -223,8 +221,8 @@ def _diff(before: str | None, data: dict[str, Any], path: Path) -> str:
     )
 
 
-def _change_record(change: Change) -> dict[str, str]:
-    return {"kind": change.kind, "field": change.field, "path": change.path, "what": change.what}
+def _change_record(change: Change) -> ChangeSeen:
+    return ChangeSeen(change.kind, change.field, change.path, change.what)
 
 
 def _json_error(text: str) -> str:

@@ -31,7 +31,7 @@ from pytest_mcp_contract._contract.violations import ContractViolationError, Vio
 from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.marks import expectations
-from pytest_mcp_contract._run.records import record
+from pytest_mcp_contract._run.records import ChecksSeen, Found, FuzzSeen, FuzzSkipped, OnceSeen
 from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
 
@@ -365,7 +365,8 @@ def _call_test(case: Case) -> Callable[..., None]:
             lambda client, outcome: _violations(client, case, outcome),
         )
         if len(legs) > 1 and not done.replayed:
-            record(request.node, "once", server=legs[0][1].session.server_name, tool=case.tool, **done.record())
+            server = legs[0][1].session.server_name
+            OnceSeen(case.tool, server, done.sent_under, tuple(done.judged), tuple(done.unjudged)).write(request.node)
         violations = done.violations
         if violations:
             broken = ContractViolationError(violations, tool=case.tool, arguments=case.arguments)
@@ -416,7 +417,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
         reason = skip_reason(tool, settings)
         if reason is not None:
             # For the summary, which names every tool left out with the line that opts it in.
-            record(request.node, "fuzz-skipped", server=_name(request), tool=tool_name, destructive=destructive(tool))
+            FuzzSkipped(tool_name, _name(request), destructive=destructive(tool)).write(request.node)
             pytest.skip(reason)
         (_version, client), *others = [leg for leg in _legs(request) if tool_name in leg[1].tools]
         fuzzed = fuzz_tool(
@@ -429,20 +430,18 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
             cased=[case.arguments for case in cases],
             others=others,
         )
-        record(
-            request.node,
-            "fuzz",
-            server=_name(request),
-            tool=tool_name,
+        FuzzSeen(
+            tool_name,
+            _name(request),
             calls=fuzzed.calls,
             results=fuzzed.results,
             distinct=fuzzed.distinct,
             cut_short=fuzzed.cut_short,
-            violations=[violation.check for violation in fuzzed.violations],
+            violations=tuple(violation.check for violation in fuzzed.violations),
             expected=dict(fuzzed.expected),
             allowed=dict(fuzzed.allowed),
-            **({"noted": dict(fuzzed.noted)} if fuzzed.noted else {}),
-        )
+            noted=dict(fuzzed.noted),
+        ).write(request.node)
         if fuzzed.failure is not None:
             pytest.fail(writable(fuzzed.failure), pytrace=False)
 
@@ -587,7 +586,7 @@ def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: S
     verdict = Judge([], settings.allow, settings.noted).judge(tool_name, None, merge(per_version))  # no answer
     violations = verdict.failing
     allowed = [violation.check for violation in verdict.allowed]
-    checks = [violation.label for violation in violations]
-    record(request.node, "checks", server=_name(request), tool=tool_name, violations=checks, allowed=allowed)
+    found = tuple(Found.of(violation) for violation in violations)
+    ChecksSeen(tool_name, _name(request), violations=found, allowed=tuple(allowed)).write(request.node)
     if violations:
         raise ContractViolationError(violations, tool=tool_name, called=False)

@@ -26,7 +26,6 @@ PROCESS_STATE = {
     "_servers/reaper.py": {"_live", "_terminated"},  # the process's server processes, ended at its exit
     "_servers/kinds.py": {"_TARGETS"},  # weak, per server object
     "_servers/inprocess.py": {"_CACHE"},  # weak, per server object
-    "_servers/causes.py": {"_BY_SERVER"},  # weak, per server object: its recorder, on the log while sessions are open
     "_contract/mirror.py": {"_SETS"},  # a cache of compiled sets, the same for every run
 }
 """Module-level containers that hold the process's state or a cache, not a run's; each says why."""

@@ -223,7 +223,7 @@ def test_junit_xml_carries_the_records(changed: Project) -> None:
     text = xml.read_text().replace("&quot;", "'")
     assert (
         "<property name=\"mcp_contract\" value=\"{'allowed': {}, 'count': 1, 'expected': {}, 'kind': 'calls', "
-        "'server': 'weather', 'tool': 'get_weather', 'violations': {}}\" />"
+        "'noted': {}, 'server': 'weather', 'tool': 'get_weather', 'violations': []}\" />"
     ) in text
     assert "'kind': 'schema'" in text
 
@@ -251,9 +251,10 @@ def test_many_calls_in_one_test_are_one_record_per_tool(project: Project) -> Non
     records = re.findall(r'<property name="[^"]*" value="[^"]*" />', text)
     assert records == [
         "<property name=\"mcp_contract\" value=\"{'allowed': {}, 'count': 500, 'expected': {}, 'kind': 'calls', "
-        "'server': 'weather', 'tool': 'ping', 'violations': {}}\" />",
+        "'noted': {}, 'server': 'weather', 'tool': 'ping', 'violations': []}\" />",
         "<property name=\"mcp_contract\" value=\"{'allowed': {}, 'count': 1, 'expected': {}, 'kind': 'calls', "
-        "'server': 'weather', 'tool': 'get_weather', 'violations': {'tool-error': 1}}\" />",
+        "'noted': {}, 'server': 'weather', 'tool': 'get_weather', "
+        "'violations': [[{'check': 'tool-error', 'versions': []}, 1]]}\" />",
     ]
 
 
