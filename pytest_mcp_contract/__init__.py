@@ -18,6 +18,7 @@ from pytest_mcp_contract._errors import (
     InvalidArgumentsError,
     McpContractError,
     McpContractWarning,
+    NoResultError,
     ToolTimeoutError,
     UnknownToolError,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "McpContract",
     "McpContractError",
     "McpContractWarning",
+    "NoResultError",
     "SessionError",
     "ToolTimeoutError",
     "UnknownToolError",

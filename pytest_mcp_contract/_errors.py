@@ -75,6 +75,17 @@ class ClientCapabilityError(McpContractError, RuntimeError):
 
 
 @public
+class NoResultError(McpContractError, RuntimeError):
+    """A call that got no result a client can read (an unreadable answer, rounds of input without end),
+    where a marker or the allow list carries that finding: there is still no result to return."""
+
+    def __init__(self, name: str, why: str) -> None:
+        super().__init__(f"tool {name!r} gave no result: {why}")
+        self.name = name
+        self.why = why
+
+
+@public
 class ToolTimeoutError(McpContractError, TimeoutError):
     """A tool call did not answer within its timeout; the session stays usable."""
 

@@ -62,7 +62,9 @@ class ClientFace:
 
         Never raises for a bad result: it returns what is wrong instead.
         """
-        return self._session.check(name, result, expect_error=expect_error)
+        session = self._session
+        answer = session.answer_of(name, result)
+        return session.unnoted(session.verdict(name, None, answer, expect_error=expect_error, sort=False).found)
 
     def _arguments(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
         """The call's arguments as a dict; a ``TypeError`` at the call for anything else."""
@@ -78,4 +80,4 @@ class ClientFace:
         """The result once it passed every check; else the violation, raised. ``outcome`` is the answer,
         or what came instead (a JSON-RPC error is raised as it is when expected)."""
         __tracebackhide__ = True
-        return self._session.settle(name, arguments, outcome, expect_error=expect_error)
+        return self._session.verdict(name, arguments, outcome, expect_error=expect_error).settle()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
 
 import anyio
 import mcp_types
-from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY
+from mcp_types import CONNECTION_CLOSED, MISSING_REQUIRED_CLIENT_CAPABILITY
 from pydantic import ValidationError
 
 from pytest_mcp_contract import _messages as messages
@@ -27,6 +27,7 @@ from pytest_mcp_contract._client.answering import (
     refused_capability,
     required_capabilities,
 )
+from pytest_mcp_contract._client.verdicts import CallVerdict
 from pytest_mcp_contract._contract.answer import (
     Answer,
     ErrorAnswer,
@@ -48,10 +49,9 @@ from pytest_mcp_contract._contract.checks import (
     wire_violations,
 )
 from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
-from pytest_mcp_contract._contract.violations import ContractViolationError, Violation, noted_checks
+from pytest_mcp_contract._contract.violations import Violation, noted_checks
 from pytest_mcp_contract._contract.wire import Reading, name_faults, read_strictly
 from pytest_mcp_contract._errors import (
-    ClientCapabilityError,
     InvalidArgumentsError,
     McpContractError,
     ToolTimeoutError,
@@ -60,7 +60,7 @@ from pytest_mcp_contract._errors import (
 )
 from pytest_mcp_contract._json.value import pointer
 from pytest_mcp_contract._sdk.client import SdkSession, open_session
-from pytest_mcp_contract._sdk.errors import RpcError, explain, rpc_error
+from pytest_mcp_contract._sdk.errors import RpcError, explain
 from pytest_mcp_contract._sdk.tap import NotAMessage, WireTap
 from pytest_mcp_contract._sdk.wire import read_result, wire_result
 from pytest_mcp_contract._servers.kinds import Connection, as_target, server_label, server_name
@@ -593,25 +593,34 @@ class ContractSession:
         a cursor that comes back, the handshake's answer."""
         return [found for found in self.listing_violations if found.subject != "tool"]
 
-    def check(self, name: str, result: CallToolResult, *, expect_error: bool = False) -> list[Violation]:
-        """Tool-level and result violations of a result got elsewhere; never raises.
-
-        A tool error is explained by the last crash of the tool with that name.
-        """
-        result = wire_result(result)
-        cause = self._causes.take(name)[0] if self._causes is not None and result.is_error else None
-        answer = Answer(result, cause)
-        return self.unnoted(self._with_tool(name, answer, self.judge(name, None, answer, expect_error=expect_error)))
-
     def unnoted(self, violations: list[Violation]) -> list[Violation]:
         """``violations`` without the checks this session only notes (``content-prose``, unless required)."""
         return [violation for violation in violations if violation.check not in self.noted]
 
-    def judge(
-        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool | None
-    ) -> list[Violation]:
-        """What one call broke, as the judge (``checks.verdict``) reads it under this session's version and
-        listing; noted checks included, nothing sorted. ``expect_error=None``: a tool error is an answer too."""
+    def answer_of(self, name: str, result: CallToolResult) -> Answer:
+        """A result got elsewhere, as the judge reads it: a tool error explained by the tool's last crash."""
+        result = wire_result(result)
+        cause = self._causes.take(name)[0] if self._causes is not None and result.is_error else None
+        return Answer(result, cause)
+
+    def verdict(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        outcome: Outcome,
+        *,
+        expect_error: bool | None,
+        listed: bool = True,
+        sort: bool = True,
+    ) -> CallVerdict:
+        """**The one place the session judges a call**, whoever made it: what ``outcome`` broke, read by the
+        judge (``checks.verdict``) under this session's version and listing, as a value; never raises.
+
+        ``expect_error=None``: a tool error is an answer too (the fuzzer, other clients' calls). ``listed``:
+        an answer also says what the tool's listing breaks (the generated suite's checks item says it for
+        the fuzzer's calls). ``sort``: the run's triage (markers, the allow list) sorts what fails, else
+        only the noted checks are left out. Each call is judged once: its coverage is counted here.
+        """
         tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
         call = Call(
             tool,
@@ -629,50 +638,17 @@ class ContractSession:
             kept = answered and not self.unnoted(found)
             value = outcome.result.structured_content if isinstance(outcome, Answer) else None
             self.coverage.answered(self.server_name, name, arguments, outcome, value, kept=kept)
-        return found
-
-    def _with_tool(self, name: str, outcome: Outcome, found: list[Violation]) -> list[Violation]:
-        """A test's answered call also says what the tool's listing breaks (the generated suite's checks
-        item says it for the fuzzer's calls)."""
-        if not isinstance(outcome, Answer):
-            return found
-        tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
-        return [*self.tool_violations(tool), *found]
-
-    def judged(
-        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool | None
-    ) -> list[Violation]:
-        """What one call broke that fails the running test: sorted by the run's triage (markers, the
-        allow list), or without the noted checks when there is none. Never raises."""
-        found = self._with_tool(name, outcome, self.judge(name, arguments, outcome, expect_error=expect_error))
-        if self.triage is None:
-            return self.unnoted(found)
-        answer = outcome if isinstance(outcome, Answer) else None
-        return self.triage(self.server_name, name, answer, found)
-
-    def settle(
-        self, name: str, arguments: Mapping[str, Any] | None, outcome: Outcome, *, expect_error: bool
-    ) -> CallToolResult:
-        """Return the result, or raise :class:`ContractViolationError` listing what the call broke.
-
-        A JSON-RPC error the test expected (or the allow list carries) is raised as the SDK's own error;
-        a failure that is the test's client's set-up raises :class:`ClientCapabilityError`.
-        """
-        __tracebackhide__ = True
+        client_side = None
         failed = outcome.result if isinstance(outcome, Answer) and outcome.result.is_error else outcome
-        if not expect_error and isinstance(failed, (ErrorAnswer, mcp_types.CallToolResult)):
-            problem = self.client_side(name, failed)
-            if problem is not None:
-                raise ClientCapabilityError(name, problem)
-        violations = self.judged(name, arguments, outcome, expect_error=expect_error)
-        if violations:
-            # The message says what the error said; its traceback would be the SDK's frames (10 KB and more).
-            raise ContractViolationError(violations, tool=name, arguments=arguments) from None
-        if isinstance(outcome, ErrorAnswer):  # expected, or carried: the caller gets the SDK's error
-            raise outcome.raised
-        if not isinstance(outcome, Answer):  # carried by the allow list: there is still no result
-            raise rpc_error(INTERNAL_ERROR, outcome.why)
-        return outcome.result
+        if expect_error is False and isinstance(failed, (ErrorAnswer, mcp_types.CallToolResult)):
+            client_side = self.client_side(name, failed)
+        if listed and isinstance(outcome, Answer):
+            found = [*self.tool_violations(tool), *found]
+        if client_side is not None or not sort or self.triage is None:
+            failing = self.unnoted(found)
+        else:
+            failing = self.triage(self.server_name, name, outcome if isinstance(outcome, Answer) else None, found)
+        return CallVerdict(name, arguments, outcome, found, failing, client_side)
 
     def client_side(self, name: str, failed: ErrorAnswer | CallToolResult) -> str | None:
         """Why a failed call is the test's client's doing rather than the server's, as the next step

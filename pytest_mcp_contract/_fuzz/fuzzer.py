@@ -351,7 +351,7 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], judge: Jud
             problem = reader.session.client_side(name, outcome)
             if problem is not None:  # the client's set-up, not the server: as for the tests' own calls
                 raise _NeedsCapability(problem) from None
-        return reader.session.judge(name, arguments, outcome, expect_error=None)
+        return reader.session.verdict(name, arguments, outcome, expect_error=None, listed=False, sort=False).found
 
     done = everywhere([(str(client.protocol_version), client), *others], name, send, verdict)
     violations = done.violations

@@ -56,7 +56,7 @@ class Observed:
             if outcome is None:
                 continue
             # A tool error is an answer too: the test may have asked for it, as the fuzzer may.
-            found = reader.session.judged(seen.name, seen.arguments, outcome, expect_error=None)
+            found = reader.session.verdict(seen.name, seen.arguments, outcome, expect_error=None).failing
             if found:
                 error = ContractViolationError(found, tool=seen.name, arguments=seen.arguments)
                 error.add_note(messages.seen_on_the_wire(seen.version))

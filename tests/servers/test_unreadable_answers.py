@@ -83,12 +83,12 @@ def test_an_unreadable_answer_can_be_expected_by_a_marker(garbled: Project) -> N
     garbled.tests(
         """
         import pytest
-        from mcp.shared.exceptions import MCPError
+        from pytest_mcp_contract import NoResultError
 
-        # Excused, the call raises the error that stood for the answer, not a ContractViolationError.
+        # Excused, the call raises that it has no result, not a ContractViolationError.
         @pytest.mark.mcp_expect_violation("answer-unreadable", tool="bad_utf8")
         def test_known(mcp_contract):
-            with pytest.raises(MCPError, match="is not UTF-8"):
+            with pytest.raises(NoResultError, match="gave no result: .*is not UTF-8"):
                 mcp_contract.call_tool("bad_utf8")
         """
     )
