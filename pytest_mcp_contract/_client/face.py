@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contract._client.session import ContractSession, arguments_dict
+from pytest_mcp_contract._client.arguments import arguments_dict
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from mcp_types import CallToolResult, Tool
 
+    from pytest_mcp_contract._client.session import ContractSession
     from pytest_mcp_contract._contract.answer import Answer, Refusal
     from pytest_mcp_contract._contract.violations import Violation
     from pytest_mcp_contract._servers.kinds import Connection

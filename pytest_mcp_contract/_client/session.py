@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
 
 import anyio
@@ -27,6 +26,8 @@ from pytest_mcp_contract._client.answering import (
     refused_capability,
     required_capabilities,
 )
+from pytest_mcp_contract._client.arguments import check_arguments
+from pytest_mcp_contract._client.listing import Listing
 from pytest_mcp_contract._client.verdicts import CallVerdict
 from pytest_mcp_contract._contract.answer import (
     Answer,
@@ -40,25 +41,20 @@ from pytest_mcp_contract._contract.answer import (
 )
 from pytest_mcp_contract._contract.checks import (
     Call,
-    argument_errors,
     check_tool,
-    cursor_violation,
-    name_violations,
     stdout_noise,
     verdict,
     wire_violations,
 )
 from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
 from pytest_mcp_contract._contract.violations import Violation, noted_checks
-from pytest_mcp_contract._contract.wire import Reading, name_faults, read_strictly
+from pytest_mcp_contract._contract.wire import Reading, read_strictly
 from pytest_mcp_contract._errors import (
-    InvalidArgumentsError,
     McpContractError,
     ToolTimeoutError,
     UnknownToolError,
     public,
 )
-from pytest_mcp_contract._json.value import pointer
 from pytest_mcp_contract._sdk.client import SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, explain
 from pytest_mcp_contract._sdk.tap import NotAMessage, WireTap
@@ -268,31 +264,26 @@ class ContractSession:
         return messages.stdout_noise(server_label(self.server), when, None, explain(fault))
 
     async def list_tools(self) -> dict[str, Tool]:
-        """Every page of ``tools/list``, each read strictly where the wire is tapped: what a page breaks of its
-        version's wire model, a name a client may refuse and a cursor that comes back are found here
-        (:attr:`listing_violations`), and a malformed part counts as absent (a string ``readOnlyHint`` is no hint)."""
+        """Every page of ``tools/list``, each read strictly where the wire is tapped (``_client.listing``):
+        what the listing breaks is kept in :attr:`listing_violations`, and a malformed part counts as absent."""
         __tracebackhide__ = True
-        tools: dict[str, Tool] = {}
+        listing = Listing(self.negotiated, server_label(self.server))
         cursor: str | None = None
-        given: dict[str, int] = {}
-        """Each cursor the server gave, and the page that gave it."""
-        entries: list[list[Any]] = []
-        readings: list[Reading] = []
-        found: list[Violation] = []
         sdk = self.sdk  # a server already gone says so itself
         try:
-            for number in range(1, MAX_PAGES + 1):
-                page = await self._page(sdk, cursor, number, entries, readings)
-                tools.update((tool.name, tool) for tool in page.tools)
-                cursor = page.next_cursor
-                if cursor is not None and cursor in given:  # a client that follows it would list for ever
-                    label = server_label(self.server)
-                    found.append(cursor_violation(label, cursor, number, given[cursor]))
-                    cursor = None
+            for _ in range(MAX_PAGES):
+                read: mcp_types.ListToolsResult | ValidationError
+                try:
+                    read = await sdk.list_tools(cursor)
+                except ValidationError as error:  # the version's model refuses it: the page as it came may do
+                    read = error
+                cursor = listing.cursor(listing.page(read, self.tap.take(self.tap.last_sent())))
                 if cursor is None:
-                    self._listed(tools, entries, readings, found, several=number > 1)
-                    return tools
-                given[cursor] = number
+                    clients = self.tool_names == "clients"
+                    self.listing_violations = [*self._handshake, *listing.violations(clients=clients)]
+                    if self.coverage is not None:
+                        self.coverage.listed(self.server_name, listing.tools.values())
+                    return listing.tools
         except ValidationError as error:  # the negotiated version's wire model rejects the listing
             refusal = self._off_model(error)
             raise SessionError(
@@ -308,57 +299,6 @@ class ContractSession:
                 error
             )
         raise SessionError(messages.listing_endless(server_label(self.server), MAX_PAGES))
-
-    async def _page(
-        self, sdk: SdkSession, cursor: str | None, number: int, entries: list[list[Any]], readings: list[Reading]
-    ) -> mcp_types.ListToolsResult:
-        """One page, as the SDK reads it; where the wire is tapped, read strictly and with its malformed
-        parts absent. Its tool entries as they came go to ``entries``, its strict reading to ``readings``."""
-        __tracebackhide__ = True
-        refused: ValidationError | None = None
-        page: mcp_types.ListToolsResult | None = None
-        try:
-            page = await sdk.list_tools(cursor)
-        except ValidationError as error:
-            refused = error
-        raw = self.tap.take(self.tap.last_sent())
-        if raw is not None:
-            listed = raw.get("tools")
-            entries.append(listed if isinstance(listed, list) else [])
-            reading = read_strictly("tools/list", self.negotiated, raw)
-            if reading.faults:
-                readings.append(replace(reading, faults=tuple(replace(fault, page=number) for fault in reading.faults)))
-                if reading.kept is not None:
-                    listing: mcp_types.ListToolsResult = read_result("tools/list", reading.kept)
-                    return listing
-        if page is None:
-            assert refused is not None
-            raise refused
-        return page
-
-    def _listed(
-        self,
-        tools: dict[str, Tool],
-        entries: list[list[Any]],
-        readings: list[Reading],
-        found: list[Violation],
-        *,
-        several: bool,
-    ) -> None:
-        """Settle what the listing broke (its pages named only when there were several), and count the tools."""
-        label = server_label(self.server)
-        wire = [
-            violation
-            for reading in readings
-            for violation in wire_violations(
-                reading if several else replace(reading, faults=tuple(replace(f, page=None) for f in reading.faults)),
-                label,
-            )
-        ]
-        names = name_faults(entries, clients=self.tool_names == "clients")
-        self.listing_violations = [*self._handshake, *wire, *found, *name_violations(names)]
-        if self.coverage is not None:
-            self.coverage.listed(self.server_name, tools.values())
 
     async def refresh_tools(self) -> None:
         self._tools = await self.list_tools()
@@ -556,14 +496,9 @@ class ContractSession:
         return self._sdk.protocol_version if self._sdk is not None else None
 
     def check_arguments(self, name: str, arguments: dict[str, Any] | None) -> None:
-        """Raise :class:`InvalidArgumentsError` for arguments the tool's ``input_schema`` refuses, as the
-        judge reads them (``checks.argument_errors``: a schema or pattern it cannot read refuses nothing)."""
+        """Raise :class:`InvalidArgumentsError` for arguments the input schema refuses (``_client.arguments``)."""
         __tracebackhide__ = True
-        schema = self._tools[name].input_schema
-        found = argument_errors(schema, arguments)
-        if found:
-            problems = [*_unknown(schema, arguments), *((error.path, error.message) for error in found)]
-            raise InvalidArgumentsError(name, arguments, problems)
+        check_arguments(name, self._tools[name].input_schema, arguments)
 
     def tool(self, name: str) -> Tool:
         __tracebackhide__ = True
@@ -670,46 +605,6 @@ class ContractSession:
             shown = "the tool failed on the client's answer to its request"
         lacking = refused_capability(said, self.callbacks)
         return None if lacking is None else missing(name, {lacking: {}}, shown, self.callbacks)
-
-
-def _unknown(schema: dict[str, Any], arguments: dict[str, Any] | None) -> list[tuple[str, str]]:
-    """Given names the schema does not know, in arguments it refuses anyway: (pointer, why). A name
-    close to a property not given is named as that one's likely typo; any other unknown name only
-    where it is likely the refusal's reason (the schema is closed, or a required one is missing)."""
-    properties = schema.get("properties")
-    if not isinstance(properties, dict) or "patternProperties" in schema:
-        return []  # names the schema may accept by pattern, or that it does not list
-    given = arguments or {}
-    missing = [key for key in properties if key not in given]
-    required = schema.get("required")
-    closed = schema.get("additionalProperties") is False
-    lacking = isinstance(required, list) and any(key not in given for key in required)
-    found = []
-    for name in given:
-        if name in properties:
-            continue
-        close = messages.meant(name, missing)
-        if close:
-            found.append((pointer((name,)), f"the input_schema has no {name!r}: did you mean {close!r}?"))
-        elif properties and (closed or lacking):
-            named = ", ".join(list(properties)[:10]) + (", …" if len(properties) > 10 else "")
-            found.append((pointer((name,)), f"the input_schema has no {name!r}: its arguments are: {named}"))
-        elif closed:
-            found.append((pointer((name,)), f"the input_schema has no {name!r}: it takes no arguments"))
-    return found
-
-
-def arguments_dict(name: str, arguments: object) -> dict[str, Any] | None:
-    """Tool arguments are a JSON object; say so at the call, not as a server error later."""
-    __tracebackhide__ = True  # the test's own call is the frame to show
-    if arguments is None or isinstance(arguments, dict):
-        return arguments
-    if isinstance(arguments, Mapping):
-        return dict(arguments)
-    raise TypeError(
-        f"arguments for tool {name!r} must be a dict of argument names to values, "
-        f"got {type(arguments).__name__}: {arguments!r:.80}"
-    )
 
 
 async def _close_quietly(stack: AsyncExitStack) -> None:
