@@ -82,14 +82,18 @@ class Observed:
         import mcp_types
         from pydantic import ValidationError
 
-        from pytest_mcp_contract._sdk.errors import RpcError, rpc_error
+        from pytest_mcp_contract._contract.answer import ErrorAnswer
+        from pytest_mcp_contract._sdk.errors import RpcError
         from pytest_mcp_contract._servers.causes import take_cause
 
         if seen.error is not None:
             error = seen.error
-            if not isinstance(error, RpcError):  # the SDK sends any other exception as an internal error
-                error = rpc_error(mcp_types.INTERNAL_ERROR, str(error))
-            return reader.session.refusal(error)
+            if isinstance(error, RpcError):
+                return reader.session.refusal(error)
+            # Any other exception goes on the wire as a JSON-RPC error of the server's own (code 0 or -32603,
+            # by the SDK's transport): a value here, with the exception the server raised.
+            said = f"JSON-RPC error {mcp_types.INTERNAL_ERROR}: {error}"
+            return ErrorAnswer(mcp_types.INTERNAL_ERROR, str(error), said, error)
         wire = seen.wire or {}
         if wire.get("resultType") == "input_required":  # the client answers and calls again: that call counts
             return None
