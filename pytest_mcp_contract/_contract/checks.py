@@ -135,7 +135,19 @@ def wire_violations(reading: Reading, server: str, tool: str = "") -> list[Viola
         elif fault.method == "tools/list":
             about = fault.tool or ""
             subject = "tool" if fault.tool and entry is None else "listing"
-        found.append(Violation("wire-invalid", about, message, fault.pointer, subject=subject, rule=fault.wants))
+        came = None if fault.found is ABSENT else fault.found
+        found.append(
+            Violation(
+                "wire-invalid",
+                about,
+                message,
+                fault.pointer,
+                subject=subject,
+                rule=fault.wants,
+                expected=fault.wants,
+                found=came,
+            )
+        )
     return found
 
 
@@ -154,6 +166,8 @@ def name_violations(faults: Sequence[NameFault]) -> list[Violation]:
             "".join(f"/{part}" for part in fault.path),
             subject="listing",
             rule=fault.kind,
+            expected="1 to 128 of A-Z a-z 0-9 _ - ., unique" if fault.kind != "twice" else "a name listed once",
+            found=fault.name,
         )
         for fault in faults
     ]
@@ -440,7 +454,8 @@ def _tool_error(name: str, result: CallToolResult, cause: str | None) -> Violati
         message += f"\nserver-side cause: {cause}"
     # Over stdio or HTTP an SDK 2.x server sends only "Error executing tool X": its log holds the cause.
     unexplained = not cause and (not texts or re.fullmatch(r"Error executing tool \S+", texts) is not None)
-    return Violation("tool-error", name, message, rule=ERROR_UNEXPLAINED if unexplained else "error")
+    rule = ERROR_UNEXPLAINED if unexplained else "error"
+    return Violation("tool-error", name, message, rule=rule, expected="a result", found=texts or None, cause=cause)
 
 
 def _unstructured_repr(name: str, result: CallToolResult) -> list[Violation]:

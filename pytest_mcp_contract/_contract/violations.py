@@ -160,6 +160,14 @@ class Violation:
     """Which rule of the check it broke, as a stable name (``schema``, ``object-rule``, ``a boolean``,
     ``error-missing``): what merging findings and choosing the next step read, never the message. Not
     compared: a finding is equal to one written out by its check, tool, words and place."""
+    expected: Any = field(default=None, compare=False)
+    """What the rule wants at the place, where the check says it as a value (``wire-invalid``: ``a boolean``;
+    ``tool-name-invalid``: the characters and length a name may have)."""
+    found: Any = field(default=None, compare=False)
+    """What was found there (``wire-invalid``: the value as it came, ``None`` when absent; ``tool-name-invalid``:
+    the name)."""
+    cause: str | None = field(default=None, compare=False)
+    """What the server says caused it, where known (``tool-error`` in process: the server-side exception)."""
 
     def __str__(self) -> str:
         return messages.violation_line(self)

@@ -168,8 +168,8 @@ def test_a_hand_written_servers_wire_is_read_strictly_under_every_sdk_major(tran
         wipe = contract.tools["wipe"]
         assert wipe.annotations is not None
         assert wipe.annotations.read_only_hint is None  # a string says nothing: the tool may write
-        assert [(v.check, v.path) for v in contract.session.listing_violations] == [
-            ("wire-invalid", "/tools/1/annotations/readOnlyHint")
+        assert [(v.check, v.path, v.expected, v.found) for v in contract.session.listing_violations] == [
+            ("wire-invalid", "/tools/1/annotations/readOnlyHint", "a boolean", "true")
         ]
         assert violations_of(contract, "echo") == [
             ("wire-invalid", "/content/0/text"),
