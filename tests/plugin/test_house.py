@@ -146,11 +146,12 @@ MESSAGE_READS: Final = {
     ("_messages.py", "_violations_and_steps"): "renders a finding",
     ("_messages.py", "breaking_against"): "renders a finding",
     ("_plugin/calls.py", "_record_failure"): "copies a finding's first line into the report's record, to show",
+    ("_plugin/report.py", "_failure_lines"): "shows that line in the report",
     # The words of what is no finding: an answer, an error of the SDK, pydantic or jsonschema, the server's text.
     ("_client/answering.py", "answer_round"): "the client's own callback's answer",
     ("_client/answering.py", "_recorded.answer"): "the client's own callback's answer",
     ("_client/session.py", "refusal"): "a JSON-RPC error the server sent",
-    ("_client/session.py", "check_arguments"): "jsonschema's words for arguments refused",
+    ("_client/arguments.py", "check_arguments"): "jsonschema's words for arguments refused",
     ("_client/session.py", "client_side"): "a JSON-RPC error the server sent",
     ("_client/session.py", "_wants_initialize"): "a JSON-RPC error the server sent",
     ("_sdk/errors.py", "explain"): "a JSON-RPC error the server sent",

@@ -25,6 +25,7 @@ def test_public_names() -> None:
             "McpContract",
             "McpContractError",
             "McpContractWarning",
+            "NoResultError",
             "SessionError",
             "ToolTimeoutError",
             "UnknownToolError",
