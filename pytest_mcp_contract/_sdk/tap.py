@@ -24,6 +24,7 @@ from pytest_mcp_contract._sdk import messages
 
 if TYPE_CHECKING:
     from types import TracebackType
+    from typing import Self
 
     from mcp.client._transport import TransportStreams
 
@@ -143,8 +144,8 @@ class WireTap:
             self._answers.popitem(last=False)
 
 
-class _Read:
-    """The receiving stream, noting each answer on its way to the SDK."""
+class _Stream:
+    """One of a transport's two streams, with the tap beside it; what the SDK asks of it otherwise goes to it."""
 
     def __init__(self, stream: Any, tap: WireTap) -> None:
         self._stream = stream
@@ -152,6 +153,25 @@ class _Read:
 
     def __getattr__(self, name: str) -> Any:  # ``last_context`` and whatever else a stream offers
         return getattr(self._stream, name)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    def close(self) -> None:
+        self._stream.close()
+
+    async def __aenter__(self) -> Self:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> bool | None:
+        return await self._stream.__aexit__(kind, error, trace)  # type: ignore[no-any-return]
+
+
+class _Read(_Stream):
+    """The receiving stream, noting each answer on its way to the SDK."""
 
     async def receive(self) -> Any:
         return self._tap.received(await self._stream.receive())
@@ -162,47 +182,10 @@ class _Read:
     async def __anext__(self) -> Any:
         return self._tap.received(await self._stream.__anext__())  # its own end of iteration, and its own errors
 
-    async def aclose(self) -> None:
-        await self._stream.aclose()
 
-    def close(self) -> None:
-        self._stream.close()
-
-    async def __aenter__(self) -> _Read:
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> bool | None:
-        return await self._stream.__aexit__(kind, error, trace)  # type: ignore[no-any-return]
-
-
-class _Write:
+class _Write(_Stream):
     """The sending stream, noting each request and the task that sent it."""
-
-    def __init__(self, stream: Any, tap: WireTap) -> None:
-        self._stream = stream
-        self._tap = tap
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
 
     async def send(self, item: Any, /) -> None:
         self._tap.sent(item)
         await self._stream.send(item)
-
-    async def aclose(self) -> None:
-        await self._stream.aclose()
-
-    def close(self) -> None:
-        self._stream.close()
-
-    async def __aenter__(self) -> _Write:
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> bool | None:
-        return await self._stream.__aexit__(kind, error, trace)  # type: ignore[no-any-return]
