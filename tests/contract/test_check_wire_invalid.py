@@ -32,6 +32,7 @@ PLANTED = {
     "long-name": {("tool-name-invalid", "/tools/1/name")},
     "twice": {("tool-name-invalid", "/tools/1/name")},
     "cursor-loops": {("wire-invalid", "/nextCursor")},
+    "handshake-string": {("wire-invalid", "/capabilities/tools/listChanged")},
 }
 """Each defect the server can plant, and what it is named (check, pointer), whichever way it is reached."""
 

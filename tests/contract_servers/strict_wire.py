@@ -14,7 +14,8 @@ blocks. Each argument plants one defect:
 * ``bad-name``: a tool is named ``get weather!``;
 * ``long-name``: a tool has a name of 129 characters;
 * ``twice``: ``echo`` is listed on both pages;
-* ``cursor-loops``: the second page gives back the first page's cursor.
+* ``cursor-loops``: the second page gives back the first page's cursor;
+* ``handshake-string``: its ``initialize`` answer says ``"listChanged": "false"``.
 
 Every ``tools/call`` is counted, by tool, in the file ``$STRICT_WIRE_CALLS`` if that is set.
 """
@@ -106,7 +107,10 @@ def answer(message: dict[str, Any]) -> dict[str, Any] | None:
         asked = params.get("protocolVersion")
         result: dict[str, Any] = {
             "protocolVersion": asked if asked in HANDSHAKE_ERA else "2025-11-25",
-            "capabilities": {"tools": {"listChanged": False}, "x-vendor": {}},
+            "capabilities": {
+                "tools": {"listChanged": "false" if "handshake-string" in DEFECTS else False},
+                "x-vendor": {},
+            },
             "serverInfo": {"name": "strict-wire", "version": "1.0", "x-build": "hand-written"},
         }
     elif method == "tools/list":
