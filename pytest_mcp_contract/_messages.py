@@ -493,6 +493,8 @@ def wire_read_as(method: str, dropped: str | None, *, annotation: bool, lost: bo
     ``lost``: the message cannot be read without it."""
     if lost:
         return f"Without it the answer to {method} cannot be read at all: the plugin has no result to check."
+    if method in ("initialize", "server/discover"):
+        return "Nothing the plugin decides reads it."
     if dropped is not None:
         return f"The plugin leaves {dropped} out, as a client that skips what it cannot read does."
     if annotation:
@@ -526,10 +528,13 @@ def render_text(text: str, limit: int = 60) -> str:
     return repr(text) if len(text) <= limit else repr(text[: limit - 1] + "…") + f" ({len(text):,} characters)"
 
 
-def broken_listing(found: Sequence[Finding], next_step: Callable[[Any], str], *, server: str) -> str:
-    """A ``ContractViolationError``'s text for what the server's ``tools/list`` answer breaks."""
+def broken_listing(
+    found: Sequence[Finding], next_step: Callable[[Any], str], *, server: str, handshake: bool, listing: bool
+) -> str:
+    """A ``ContractViolationError``'s text for what the server's handshake and ``tools/list`` answers break."""
     count = len(found)
-    lines = [f"the tools/list answer of {server} breaks the contract ({count} violation{'s' * (count != 1)}):"]
+    what = " and ".join(name for name, said in (("handshake", handshake), ("tools/list", listing)) if said)
+    lines = [f"the {what} answers of {server} break the contract ({count} violation{'s' * (count != 1)}):"]
     return "\n".join(lines + _violations_and_steps(found, next_step))
 
 

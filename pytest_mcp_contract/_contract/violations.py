@@ -209,8 +209,13 @@ class ContractViolationError(McpContractError, AssertionError):
         self.arguments = arguments
         self.listing = listing
         """The server whose ``tools/list`` answer broke the contract, for a finding about the listing."""
-        if listing is not None:  # what the server's tools/list answer breaks (``listing``: the server's label)
-            super().__init__(messages.broken_listing(self.violations, next_step, server=listing))
+        if listing is not None:  # what the server's handshake and listing break (``listing``: the server's label)
+            handshake = any(violation.subject == "server" for violation in self.violations)
+            listed = any(violation.subject != "server" for violation in self.violations)
+            text = messages.broken_listing(
+                self.violations, next_step, server=listing, handshake=handshake, listing=listed
+            )
+            super().__init__(text)
             return
         super().__init__(
             messages.broken_contract(self.violations, next_step, tool=tool, arguments=arguments, called=called)

@@ -146,7 +146,7 @@ def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "the tools/list answer of the stdio server * breaks the contract (5 violations):",
+            "the tools/list answers of the stdio server * break the contract (5 violations):",
             "[[]wire-invalid[]] at /tools/1/inputSchema",
             "  * answered tools/list (page 2) without /tools/1/inputSchema ('lost'), which MCP 2025-11-25 "
             "requires: * The plugin leaves the tool 'lost' (/tools/1) out, as a client that skips what it "
@@ -166,6 +166,24 @@ def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project
             "Next step:",
             "- wire-invalid: *",
             "- tool-name-invalid: Rename the tool: 1 to 128 characters of A-Z a-z 0-9 _ - . *",
+        ]
+    )
+
+
+def test_the_handshake_answer_is_read_strictly_too(project: Project) -> None:
+    with reached("stdio", "handshake-string", "bad-name") as target:
+        project.configure(target, suite=True)
+        project.tests("def test_plain():\n    pass\n")
+        result = project.run("--snapshot-update", "-k", "listing")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "the handshake and tools/list answers of the stdio server * break the contract (2 violations):",
+            "[[]wire-invalid[]] at /capabilities/tools/listChanged",
+            '  the stdio server * answered initialize with "false" at /capabilities/tools/listChanged, where MCP '
+            "2025-11-25 wants a boolean: a client that reads it strictly refuses the whole message, a lenient one "
+            "guesses. Nothing the plugin decides reads it.",
+            "[[]tool-name-invalid[]] at /tools/1/name",
         ]
     )
 
