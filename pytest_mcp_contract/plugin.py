@@ -58,6 +58,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """Check the configuration and load the server, so a bad one stops pytest before any test runs."""
     # `pytest --help` also configures plugins; importing the user's server there would only be slow.
     load = not (config.getoption("help", False) or config.getoption("version", False))
+    # First: a run that stops on a wrong setting must still tell its servers from an outer run's.
+    config.stash[EARLIER_SERVERS] = reaper.recorded()
     config.stash[LIFESPANS] = lifespans = Lifespans()  # a factory target's server may hold things open
     settings = read_settings(config, lifespans, load=load)
     add_markers(config)
@@ -65,7 +67,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SETTINGS] = settings
     config.stash[UNUSED] = UnusedSnapshots()
     config.stash[RESTORE_SIGNALS] = reaper.interrupt_on_termination()
-    config.stash[EARLIER_SERVERS] = reaper.recorded()
     xdist.start_worker(config)
     report = ReportPlugin(settings)
     for name, plugin in [
@@ -124,8 +125,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     clients.end_lifespans(config)  # after the sessions on their servers closed
     # What a closed session left behind (a server's helper, a session Ctrl-C cut short); the
     # xdist controller's plugin ends what its workers left.
-    earlier: frozenset[int] = config.stash.get(EARLIER_SERVERS, frozenset())
-    reaper.end_all(set(reaper.recorded() - earlier))
+    earlier = config.stash.get(EARLIER_SERVERS, None)
+    if earlier is not None:  # a run that never configured started nothing: every group is someone else's
+        reaper.end_all(set(reaper.recorded() - earlier))
     config.stash.get(RESTORE_SIGNALS, lambda: None)()
 
 

@@ -177,6 +177,21 @@ def test_a_run_ends_only_the_servers_it_started(lifecycle: Project) -> None:
     assert not running(outer.pid)
 
 
+def test_a_run_stopped_by_a_wrong_setting_ends_no_outer_server(project: Project) -> None:
+    # A usage error stops the inner run in its configure step: it started nothing, so it ends nothing
+    # (it ended every server the process had, an outer run's session-wide one among them).
+    outer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    _reaper.started(outer.pid, _reaper.new_tag())
+    try:
+        project.configure(None, mcp_contract_scope="forever")
+        project.tests("def test_plain():\n    pass\n")
+        assert project.run().ret == pytest.ExitCode.USAGE_ERROR
+        assert running(outer.pid)
+    finally:
+        _reaper.end_all({outer.pid})
+        outer.wait(timeout=10)
+
+
 def test_workers_close_their_servers_gracefully(lifecycle: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     # Each worker lists the tools with a session of its own; one that runs no MCP test keeps it to
     # the end. It closes it itself (stdin closed), not the controller with a signal.
