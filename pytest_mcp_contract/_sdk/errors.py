@@ -1,4 +1,5 @@
-"""The SDK's JSON-RPC error: ``MCPError`` in 2.x, ``McpError`` (built from an ``ErrorData``) in 1.x."""
+"""The SDK's errors: its JSON-RPC error (``MCPError`` in 2.x, ``McpError`` in 1.x), and any error of a session
+explained in one line (``explain``), down to the innermost cause and where it was raised (``describe_cause``)."""
 
 from __future__ import annotations
 
