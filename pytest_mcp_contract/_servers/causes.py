@@ -84,8 +84,9 @@ _RECORDER: Final = Causes()
 
 
 def causes_of(server: object) -> Causes | None:
-    """The recorder of ``server``'s crashes, if it is an in-process ``MCPServer`` whose SDK logs them."""
-    if not sdk_servers.LOGS_CAUSES or not isinstance(server, HighLevelServer):
+    """The recorder of ``server``'s crashes, if it is an in-process ``MCPServer`` (under mcp 1.x, whose
+    crashes are told on the wire, it takes nothing, but keeps its request log quiet all the same)."""
+    if not isinstance(server, HighLevelServer):
         return None
     return _RECORDER
 
