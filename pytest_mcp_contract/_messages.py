@@ -510,9 +510,10 @@ def cursor_loops(server: str, cursor: str, page: int, first: int) -> str:
     )
 
 
-def tool_name_fault(name: str, why: str, *, twice: bool) -> str:
-    """A ``tool-name-invalid``: ``why`` is what is wrong with ``name`` (``twice``: it is listed twice)."""
-    shown = render_text(name)
+def tool_name_fault(name: str, why: str, *, twice: bool, page: int | None) -> str:
+    """A ``tool-name-invalid``: ``why`` is what is wrong with ``name`` (``twice``: it is listed twice), on
+    ``page`` of a listing of several."""
+    shown = render_text(name) + (f" (page {page} of tools/list)" if page is not None else "")
     if twice:
         return (
             f"the tool name {shown} {why}: a client keeps one of the two, and which one a call reaches is the server's"

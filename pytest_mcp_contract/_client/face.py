@@ -65,7 +65,8 @@ class ClientFace:
         """
         session = self._session
         answer = session.answer_of(name, result)
-        return session.unnoted(session.verdict(name, None, answer, expect_error=expect_error, sort=False).found)
+        judged = session.verdict(name, None, answer, expect_error=expect_error, sort=False, made_here=False)
+        return session.unnoted(judged.found)
 
     def _arguments(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
         """The call's arguments as a dict; a ``TypeError`` at the call for anything else."""

@@ -34,7 +34,8 @@ class Listing:
     tools: dict[str, Tool] = field(default_factory=dict)
     pages: int = 0
     _entries: list[list[Any]] = field(default_factory=list)
-    """Each page's tool entries as they came (the names are read from these)."""
+    """Each page's tool entries as they came, or their names where no stream carried them (the names are
+    judged from these, the same whatever the transport)."""
     _readings: list[Reading] = field(default_factory=list)
     _found: list[Violation] = field(default_factory=list)
     _given: dict[str, int] = field(default_factory=dict)
@@ -59,6 +60,8 @@ class Listing:
                     read = kept
         if isinstance(read, ValidationError):
             raise read
+        if raw is None:  # in process: the names are the same in the models, so judged the same
+            self._entries.append([{"name": tool.name} for tool in read.tools])
         self.tools.update((tool.name, tool) for tool in read.tools)
         return read
 

@@ -547,6 +547,7 @@ class ContractSession:
         expect_error: bool | None,
         listed: bool = True,
         sort: bool = True,
+        made_here: bool = True,
     ) -> CallVerdict:
         """**The one place the session judges a call**, whoever made it: what ``outcome`` broke, read by the
         judge (``checks.verdict``) under this session's version and listing, as a value; never raises.
@@ -554,8 +555,15 @@ class ContractSession:
         ``expect_error=None``: a tool error is an answer too (the fuzzer, other clients' calls). ``listed``:
         an answer also says what the tool's listing breaks (the generated suite's checks item says it for
         the fuzzer's calls). ``sort``: the run's triage (markers, the allow list) sorts what fails, else
-        only the noted checks are left out. Each call is judged once: its coverage is counted here.
+        only the noted checks are left out. ``made_here``: the session made the call (not a result got
+        elsewhere), so a failure may be its client's doing: then nothing is judged, as the server is not at
+        fault. Each call is judged once: its coverage is counted here.
         """
+        failed = outcome.result if isinstance(outcome, Answer) and outcome.result.is_error else outcome
+        if made_here and expect_error is False and isinstance(failed, (ErrorAnswer, mcp_types.CallToolResult)):
+            client_side = self.client_side(name, failed)
+            if client_side is not None:
+                return CallVerdict(name, arguments, outcome, [], [], client_side)
         tool = self._tools.get(name) or mcp_types.Tool(name=name, input_schema={"type": "object"})
         call = Call(
             tool,
@@ -573,17 +581,13 @@ class ContractSession:
             kept = answered and not self.unnoted(found)
             value = outcome.result.structured_content if isinstance(outcome, Answer) else None
             self.coverage.answered(self.server_name, name, arguments, outcome, value, kept=kept)
-        client_side = None
-        failed = outcome.result if isinstance(outcome, Answer) and outcome.result.is_error else outcome
-        if expect_error is False and isinstance(failed, (ErrorAnswer, mcp_types.CallToolResult)):
-            client_side = self.client_side(name, failed)
         if listed and isinstance(outcome, Answer):
             found = [*self.tool_violations(tool), *found]
-        if client_side is not None or not sort or self.triage is None:
+        if not sort or self.triage is None:
             failing = self.unnoted(found)
         else:
             failing = self.triage(self.server_name, name, outcome if isinstance(outcome, Answer) else None, found)
-        return CallVerdict(name, arguments, outcome, found, failing, client_side)
+        return CallVerdict(name, arguments, outcome, found, failing)
 
     def client_side(self, name: str, failed: ErrorAnswer | CallToolResult) -> str | None:
         """Why a failed call is the test's client's doing rather than the server's, as the next step

@@ -43,7 +43,7 @@ from pytest_mcp_contract._contract.violations import (
 from pytest_mcp_contract._contract.wire import ABSENT, NameFault, Reading
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow, PatternUnreadable
-from pytest_mcp_contract._json.value import non_finite, render, show_pointer
+from pytest_mcp_contract._json.value import non_finite, pointer, render, show_pointer
 from pytest_mcp_contract._sdk.wire import wire_result, wire_tool
 from pytest_mcp_contract._servers.causes import take_cause
 from pytest_mcp_contract._servers.inprocess import registration
@@ -152,7 +152,7 @@ def wire_violations(reading: Reading, server: str, tool: str = "") -> list[Viola
 
 
 def _entry_named(tool: str | None, entry: tuple[str | int, ...]) -> str:
-    where = show_pointer("".join(f"/{part}" for part in entry))
+    where = pointer(entry)
     return f"the tool {tool!r} ({where})" if tool else f"the entry at {where}"
 
 
@@ -162,8 +162,8 @@ def name_violations(faults: Sequence[NameFault]) -> list[Violation]:
         Violation(
             "tool-name-invalid",
             fault.name,
-            messages.tool_name_fault(fault.name, fault.why, twice=fault.kind == "twice"),
-            "".join(f"/{part}" for part in fault.path),
+            messages.tool_name_fault(fault.name, fault.why, twice=fault.kind == "twice", page=fault.page),
+            pointer(fault.path),
             subject="listing",
             rule=fault.kind,
             expected="1 to 128 of A-Z a-z 0-9 _ - ., unique" if fault.kind != "twice" else "a name listed once",

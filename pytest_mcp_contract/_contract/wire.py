@@ -14,7 +14,7 @@ Pure functions: no pytest, no session.
 
 from __future__ import annotations
 
-import re
+import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -105,8 +105,9 @@ def read_strictly(method: str, version: str | None, raw: Mapping[str, Any]) -> R
     faults = tuple(_fault(method, version or "", raw, error, path) for error, path in _places(errors, raw, method))
     if not faults:
         return Reading((), dict(raw))
-    taken = [fault.path for fault in faults if fault.found is not ABSENT]
-    dropped: set[Path] = set()
+    # A malformed field is taken out; a malformed list entry (a block that is no object) is left out whole.
+    taken = [fault.path for fault in faults if fault.found is not ABSENT and _entry(fault.path) != fault.path]
+    dropped = {fault.path for fault in faults if _entry(fault.path) == fault.path}
     for _round in range(8):  # each round leaves out the entries that cannot stand without what was taken
         kept = _without(raw, [*taken, *dropped])
         left = [
@@ -147,22 +148,25 @@ def _places(errors: Sequence[Mapping[str, Any]], raw: Any, method: str) -> list[
     located = [(error, *_locate(tuple(error.get("loc", ())), raw, error.get("type") == "missing")) for error in errors]
     sites = sorted({site for _error, _path, tags in located for site in tags}, key=len)
     for site in sites:
-        branches: dict[str, list[Mapping[str, Any]]] = {}
-        for error, _path, tags in located:
+        branches: dict[str, list[Path]] = {}
+        for _error, path, tags in located:
             if site in tags:
-                branches.setdefault(tags[site], []).append(error)
+                branches.setdefault(tags[site], []).append(path)
         if len(branches) < 2:
             continue
-        chosen = min(branches, key=lambda tag: (_mismatched(branches[tag], site, located), len(branches[tag])))
+        # The branch its tag (``type``, ``resultType``) does not refuse, with the fewest errors.
+        chosen = min(branches, key=lambda tag: (_refused_by_tag(located, site, tag), len(branches[tag])))
         located = [entry for entry in located if entry[2].get(site, chosen) == chosen]
     skipped = _SKIPPED.get(method, ())
     return [(error, path) for error, path, _tags in located if not any(_under(path, skip) for skip in skipped)]
 
 
-def _mismatched(errors: list[Mapping[str, Any]], site: Path, located: list[Any]) -> bool:
-    """Whether a union's branch is refused by its tag (``type``, ``resultType``): a literal wrong right under it."""
-    paths = {id(error): path for error, path, _tags in located}
-    return any(error.get("type") == "literal_error" and len(paths[id(error)]) == len(site) + 1 for error in errors)
+def _refused_by_tag(located: list[tuple[Mapping[str, Any], Path, dict[Path, str]]], site: Path, tag: str) -> bool:
+    """Whether the union branch ``tag`` at ``site`` is refused by its tag: a literal wrong right under the site."""
+    return any(
+        tags.get(site) == tag and error.get("type") == "literal_error" and len(path) == len(site) + 1
+        for error, path, tags in located
+    )
 
 
 def _locate(loc: tuple[Any, ...], raw: Any, missing: bool) -> tuple[Path, dict[Path, str]]:
@@ -261,9 +265,8 @@ def _copy_path(root: Any, path: Path) -> Any:
 
 # --- tool names (SEP-986) --------------------------------------------------------------------------
 
-SPEC_NAME: Final = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
-CLIENT_NAME: Final = re.compile(r"[A-Za-z0-9_\-]{1,64}")
-"""What the model APIs behind real clients take (the stricter profile): no dot, at most 64 characters."""
+NAME_CHARACTERS: Final = frozenset(string.ascii_letters + string.digits + "_-.")
+"""What a tool name is made of, by SEP-986 (the stricter profile takes no dot, and at most 64 of them)."""
 
 
 @dataclass(frozen=True)
@@ -312,7 +315,7 @@ def _name_problem(name: str, *, clients: bool) -> tuple[str, str] | None:
         return "empty", "is empty; a name has 1 to 128 characters"
     if len(name) > 128:
         return "length", f"is {len(name):,} characters long; a name has at most 128"
-    odd = sorted({char for char in name if not SPEC_NAME.fullmatch(char)})
+    odd = sorted(set(name) - NAME_CHARACTERS)
     if odd:
         shown = ", ".join(repr(char) for char in odd[:8])
         return "characters", f"has characters outside A-Z a-z 0-9 _ - . ({shown})"

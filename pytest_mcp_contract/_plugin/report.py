@@ -35,6 +35,7 @@ from pytest_mcp_contract._run.records import (
     Found,
     FuzzSeen,
     FuzzSkipped,
+    ListingSeen,
     OnceSeen,
     Restart,
     RestartLimit,
@@ -108,6 +109,8 @@ class ContractReport:
     restarts: Counter[tuple[str, str]] = field(default_factory=Counter)
     """Servers had back after they went away under a call: (server, why it went away) -> times."""
     restart_limits: dict[str, int] = field(default_factory=dict)
+    listings: dict[str, ListingSeen] = field(default_factory=dict)
+    """What the listing item of a server said (only a listing that broke the contract has one)."""
     """Servers that went away once more after the last restart a run allows, with that limit."""
     no_suite: str = ""
     """Why the run has no generated suite although it is switched on (the server comes from a fixture)."""
@@ -127,6 +130,8 @@ class ContractReport:
                 self.restarts[seen.server, seen.cause] += 1
             elif isinstance(seen, RestartLimit):
                 self.restart_limits[seen.server] = seen.limit
+            elif isinstance(seen, ListingSeen):
+                self.listings[seen.server] = seen
             elif isinstance(seen, ToolRecord):
                 self._add(seen, passed=passed)
 
@@ -171,7 +176,12 @@ class ContractReport:
     @property
     def empty(self) -> bool:
         return (
-            not self.servers and not self.removed and not self.stale_allowed and not self.restarts and not self.no_suite
+            not self.servers
+            and not self.removed
+            and not self.stale_allowed
+            and not self.restarts
+            and not self.no_suite
+            and not self.listings
         )
 
     def _all(self) -> list[ToolReport]:
@@ -225,10 +235,16 @@ class ContractReport:
         if self.removed:
             text = "; ".join(f"{name} ({fate})" for name, fate in sorted(self.removed.items()))
             facts.append(("removed tools — BREAKING", text))
+        for server, listing in sorted(self.listings.items()):
+            if listing.violations:
+                labels = ", ".join(sorted({found.label for found in listing.violations}))
+                facts.append(("tools/list", f"{server}'s listing breaks the contract ({labels}): see its listing item"))
         carried = Counter[tuple[str, str]]()
         for tool in tools:
             carried.update({(tool.name, check): count for check, count in tool.tally.allowed.items()})
             carried.update((tool.name, check) for check in tool.allowed_checks)
+        for listing in self.listings.values():
+            carried.update(listing.allowed)
         if carried:
             text = "; ".join(
                 f"{name}:{check} x{count} ({self.allow.get((name, check), '')})"
@@ -711,7 +727,7 @@ class ReportPlugin:
             (tool.name, check)
             for tool in self.report._all()
             for check in [*tool.tally.allowed, *tool.allowed_checks, *(tool.against.allowed if tool.against else ())]
-        }
+        } | {entry for listing in self.report.listings.values() for entry in listing.allowed}
         # A break is acknowledged for the runs that compare with a base: the others cannot need the line.
         unjudged = set() if self.settings.against is not None else {"breaking-change"}
         self.report.stale_allowed = sorted(

@@ -9,10 +9,11 @@ for), never as a label to be parsed again.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from pytest_mcp_contract import _messages as messages
 
@@ -91,6 +92,18 @@ class RestartLimit(Record):
 
 
 @dataclass(frozen=True)
+class ListingSeen(Record):
+    """The generated suite's listing item: what the server's handshake and listing broke beyond any one tool."""
+
+    KIND: ClassVar[str] = "listing"
+    server: str
+    violations: tuple[Found, ...] = ()
+    """What failed the item."""
+    allowed: tuple[tuple[str, str], ...] = ()
+    """(tool, check) of each finding ``mcp_contract_allow`` carried."""
+
+
+@dataclass(frozen=True)
 class ToolRecord(Record):
     """A record about one tool of a server (``server``: ``None`` for a tool only a base revision has)."""
 
@@ -130,7 +143,16 @@ class AgainstSeen(ToolRecord):
 
 
 @dataclass(frozen=True)
-class FuzzSeen(ToolRecord):
+class _Excused(ToolRecord):
+    """Calls' findings the run did not fail on, by check: expected (markers, cases), allowed, only noted."""
+
+    expected: dict[str, int] = field(default_factory=dict)
+    allowed: dict[str, int] = field(default_factory=dict)
+    noted: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FuzzSeen(_Excused):
     """A tool's fuzz item: the generated calls, and what became of their findings."""
 
     KIND: ClassVar[str] = "fuzz"
@@ -139,9 +161,6 @@ class FuzzSeen(ToolRecord):
     distinct: int = 0
     cut_short: bool = False
     violations: tuple[str, ...] = ()
-    expected: dict[str, int] = field(default_factory=dict)
-    allowed: dict[str, int] = field(default_factory=dict)
-    noted: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -153,15 +172,12 @@ class FuzzSkipped(ToolRecord):
 
 
 @dataclass(frozen=True)
-class CallsSeen(ToolRecord):
+class CallsSeen(_Excused):
     """A test's checked calls of one tool (one record per test and tool: :class:`CallTally`)."""
 
     KIND: ClassVar[str] = "calls"
     count: int = 0
     violations: tuple[tuple[Found, int], ...] = ()
-    expected: dict[str, int] = field(default_factory=dict)
-    allowed: dict[str, int] = field(default_factory=dict)
-    noted: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -189,6 +205,7 @@ RECORDS: Final[dict[str, type[Record]]] = {
     for kind in (
         Restart,
         RestartLimit,
+        ListingSeen,
         SchemaSeen,
         ChecksSeen,
         AgainstSeen,
@@ -204,15 +221,22 @@ RECORDS: Final[dict[str, type[Record]]] = {
 
 def read_record(value: object) -> Record | None:
     """The record a ``user_properties`` value holds, read back into its dataclass (``None``: not one of ours)."""
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import ValidationError
 
     try:
         data = json.loads(str(value))
-        kind = RECORDS[data.pop("kind")]
-        record: Record = TypeAdapter(kind).validate_python(data)
+        record: Record = _reader(data.pop("kind")).validate_python(data)
     except (ValueError, KeyError, TypeError, ValidationError):
         return None
     return record
+
+
+@functools.cache
+def _reader(kind: str) -> Any:
+    """What reads a record of ``kind`` back into its class (built once: a thousand records a run are read)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(RECORDS[kind])
 
 
 @dataclass

@@ -132,12 +132,12 @@ class WireTap:
 
     def _note(self, item: Any) -> None:
         inner = getattr(getattr(item, "message", None), "root", getattr(item, "message", None))
-        result = getattr(inner, "result", None)
-        if not isinstance(result, Mapping):
-            return
+        if not hasattr(inner, "result") and not hasattr(inner, "error"):
+            return  # a request or notification of the server's: it answers nothing
         request = str(getattr(inner, "id", None))
-        method = self._methods.pop(request, None)
-        if method is None:
+        method = self._methods.pop(request, None)  # answered, by a result or an error: no longer awaited
+        result = getattr(inner, "result", None)
+        if method is None or not isinstance(result, Mapping):
             return
         self._answers[request] = (method, result)
         while len(self._answers) > KEPT:

@@ -32,7 +32,7 @@ def wire_tool(tool: Any) -> mcp_types.Tool:
 
 
 @functools.cache
-def _surface(method: str, version: str) -> Any:
+def _surface(method: str, version: str, input_required: bool) -> Any:
     """The version's own wire model of ``method``'s result, as a ``TypeAdapter`` (``None``: the version or
     the method is one the installed ``mcp-types`` does not know)."""
     from mcp_types.methods import SERVER_RESULTS
@@ -44,19 +44,17 @@ def _surface(method: str, version: str) -> Any:
     # From 2026-07-28 a call may answer with a request for input. Its members differ by resultType, a free
     # string in the models, so a strict reading of the union would take a broken result for the other
     # member: the member is chosen by resultType, as the SDK's own is_input_required does.
-    members = {member.__name__: TypeAdapter(member) for member in typing.get_args(model)}
-    return members or TypeAdapter(model)
+    wanted = "InputRequiredResult" if input_required else "CallToolResult"
+    members = [member for member in typing.get_args(model) if member.__name__ == wanted]
+    return TypeAdapter(members[0] if members else model)
 
 
 def strict_errors(method: str, version: str, raw: Mapping[str, Any]) -> list[dict[str, Any]] | None:
     """What the version's wire model says of ``raw`` (a result as it came) read strictly: no coercion,
     keys by their wire names only; ``[]`` when it holds, ``None`` when there is no model to read it by."""
-    adapter = _surface(method, version)
+    adapter = _surface(method, version, raw.get("resultType") == "input_required")
     if adapter is None:
         return None
-    if isinstance(adapter, dict):
-        member = "InputRequiredResult" if raw.get("resultType") == "input_required" else "CallToolResult"
-        adapter = adapter.get(member) or next(iter(adapter.values()))
     blocks = raw.get("content") if method == "tools/call" else None
     if isinstance(blocks, list):
         # Content blocks are read each by the member its type names: the model's union would try every

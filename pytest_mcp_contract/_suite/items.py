@@ -31,7 +31,7 @@ from pytest_mcp_contract._contract.violations import ContractViolationError, Vio
 from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.marks import expectations
-from pytest_mcp_contract._run.records import ChecksSeen, Found, FuzzSeen, FuzzSkipped, OnceSeen
+from pytest_mcp_contract._run.records import ChecksSeen, Found, FuzzSeen, FuzzSkipped, ListingSeen, OnceSeen
 from pytest_mcp_contract._run.settings import project_dir
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
 
@@ -451,12 +451,17 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
 def _listing_test(findings: list[Violation], settings: Settings) -> Callable[..., None]:
     """The ``listing`` item: what the tools/list answer breaks, sorted by the allow list (``NAME:check``)."""
 
-    def listing(request: pytest.FixtureRequest) -> None:
+    def listing(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._contract.expect import Judge
         from pytest_mcp_contract._servers.kinds import server_label
 
         verdict = Judge(expectations(request.node), settings.allow, settings.noted).judge("", None, findings)
+        ListingSeen(
+            _name(request),
+            violations=tuple(Found.of(violation) for violation in verdict.failing),
+            allowed=tuple((violation.tool, violation.check) for violation in verdict.allowed),
+        ).write(request.node)
         if verdict.failing:
             raise ContractViolationError(verdict.failing, tool="", listing=server_label(settings.server))
 

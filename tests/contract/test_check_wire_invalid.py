@@ -138,11 +138,16 @@ def test_a_call_names_each_malformed_place_and_reads_it_as_absent(project: Proje
     )
 
 
-def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project) -> None:
-    with reached("stdio", "bad-name", "long-name", "twice", "no-input-schema", "cursor-loops") as target:
-        project.configure(target, suite=True)
+def listing_run(project: Project, *defects: str, selected: str = "listing", **ini: str) -> pytest.RunResult:
+    """The generated suite's listing item (and what ``selected`` adds) on the stdio server planted with ``defects``."""
+    with reached("stdio", *defects) as target:
+        project.configure(target, suite=True, **ini)
         project.tests("def test_plain():\n    pass\n")
-        result = project.run("--snapshot-update", "-k", "listing")
+        return project.run("--snapshot-update", "-k", selected)
+
+
+def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project) -> None:
+    result = listing_run(project, "bad-name", "long-name", "twice", "no-input-schema", "cursor-loops")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -155,14 +160,15 @@ def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project
             '  * answered tools/list (page 2) with the nextCursor "page-2" that page 1 gave: a client that '
             "follows it lists the same pages for ever. The plugin stops there, with the tools listed so far.",
             "[[]tool-name-invalid[]] at /tools/2/name",
-            "  the tool name 'get weather!' has characters outside A-Z a-z 0-9 _ - . (' ', '!'): MCP 2025-11-25 "
-            "(SEP-986) says a name SHOULD be 1 to 128 characters of A-Z a-z 0-9 _ - . and unique in the server, "
-            "and a client may refuse or rename a tool whose name is not",
+            "  the tool name 'get weather!' (page 2 of tools/list) has characters outside A-Z a-z 0-9 _ - . "
+            "(' ', '!'): MCP 2025-11-25 (SEP-986) says a name SHOULD be 1 to 128 characters of A-Z a-z 0-9 _ - . "
+            "and unique in the server, and a client may refuse or rename a tool whose name is not",
             "[[]tool-name-invalid[]] at /tools/3/name",
-            f"  the tool name '{'n' * 59}…' (129 characters) is 129 characters long; a name has at most 128: *",
+            f"  the tool name '{'n' * 59}…' (129 characters) (page 2 of tools/list) is 129 characters long; a name "
+            "has at most 128: *",
             "[[]tool-name-invalid[]] at /tools/4/name",
-            "  the tool name 'echo' is listed twice (first at /tools/0 on page 1): a client keeps one of the two, "
-            "and which one a call reaches is the server's",
+            "  the tool name 'echo' (page 2 of tools/list) is listed twice (first at /tools/0 on page 1): a client "
+            "keeps one of the two, and which one a call reaches is the server's",
             "Next step:",
             "- wire-invalid: *",
             "- tool-name-invalid: Rename the tool: 1 to 128 characters of A-Z a-z 0-9 _ - . *",
@@ -171,10 +177,7 @@ def test_the_listing_item_names_names_cursor_and_tools_left_out(project: Project
 
 
 def test_the_handshake_answer_is_read_strictly_too(project: Project) -> None:
-    with reached("stdio", "handshake-string", "bad-name") as target:
-        project.configure(target, suite=True)
-        project.tests("def test_plain():\n    pass\n")
-        result = project.run("--snapshot-update", "-k", "listing")
+    result = listing_run(project, "handshake-string", "bad-name")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -186,16 +189,21 @@ def test_the_handshake_answer_is_read_strictly_too(project: Project) -> None:
             "[[]tool-name-invalid[]] at /tools/1/name",
         ]
     )
+    # The summary says so too: the listing is about no one tool, so no tool's row tells it.
+    result.stdout.fnmatch_lines(
+        [
+            "tools/list: strict-wire's listing breaks the contract (tool-name-invalid, wire-invalid): see its listing item"
+        ]
+    )
 
 
 def test_the_allow_list_carries_a_name_and_an_entry(project: Project) -> None:
     allow = (
         "\n    get weather!:tool-name-invalid  # the client of record keeps it\n    wipe:wire-invalid  # fixed in 2.0"
     )
-    with reached("stdio", "bad-name", "read-only-string") as target:
-        project.configure(target, suite=True, mcp_contract_allow=allow)
-        project.tests("def test_plain():\n    pass\n")
-        result = project.run("--snapshot-update", "-k", "listing or checks")
+    result = listing_run(
+        project, "bad-name", "read-only-string", selected="listing or checks", mcp_contract_allow=allow
+    )
     result.assert_outcomes(passed=5)  # the listing and four tool checks
 
 
@@ -285,3 +293,67 @@ def test_structured_content_and_output_schemas_are_their_own_checks_business() -
     assert reading.faults == ()
     listed = {"tools": [{"name": "m", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}}]}
     assert read_strictly("tools/list", "2025-11-25", listed).faults == ()
+
+
+NAMED = """
+from mcp.server import MCPServer
+
+mcp = MCPServer("named", log_level="ERROR")
+
+
+@mcp.tool(name="get weather!")
+def weather() -> str:
+    return "sunny"
+
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+
+@pytest.mark.parametrize("transport", ["in process", "stdio"])
+def test_a_name_is_judged_the_same_in_process_and_over_stdio(project: Project, transport: str) -> None:
+    # The names are read from the listing whatever carried it: a stream as it came, or the SDK's models.
+    project.pytester.makepyfile(named=NAMED)
+    target = "named.py:mcp" if transport == "in process" else f"stdio:{sys.executable} named.py"
+    project.configure(target, suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("--snapshot-update", "-k", "listing")
+    result.assert_outcomes(failed=1)
+    assert findings(result) == {("tool-name-invalid", "/tools/0/name")}
+    result.stdout.fnmatch_lines(["  the tool name 'get weather!' has characters outside A-Z a-z 0-9 _ - . *"])
+
+
+def test_an_entry_that_is_no_object_is_left_out_and_the_others_keep_their_places() -> None:
+    raw = {"content": ["x", {"type": "text", "text": "a"}, {"text": "b"}, {"type": "text", "text": "c"}]}
+    reading = read_strictly("tools/call", "2025-11-25", raw)
+    assert [(fault.path, fault.wants) for fault in reading.faults] == [
+        (("content", 0), "an object"),
+        (("content", 2, "type"), "present"),
+    ]
+    assert reading.kept == {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "c"}]}
+    assert reading.dropped == (("content", 0), ("content", 2))
+
+
+def test_the_tap_forgets_a_request_an_error_answered() -> None:
+    # A request the server answered with a JSON-RPC error is no longer awaited: nothing of it is kept.
+    import anyio
+    from mcp.shared.message import SessionMessage
+    from mcp.types import ErrorData, JSONRPCError, JSONRPCRequest, JSONRPCResponse
+
+    from pytest_mcp_contract._sdk.tap import WireTap
+
+    async def exchange() -> WireTap:
+        tap = WireTap()
+        for request in (1, 2):
+            tap.sent(SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=request, method="tools/call", params={})))
+        error = ErrorData(code=-32603, message="boom")
+        tap.received(SessionMessage(JSONRPCError(jsonrpc="2.0", id=1, error=error)))
+        tap.received(SessionMessage(JSONRPCResponse(jsonrpc="2.0", id=2, result={"content": []})))
+        assert tap.last_sent() == "2"
+        return tap
+
+    tap = anyio.run(exchange)
+    assert tap.take("1") is None
+    assert tap.take("2") == {"content": []}
+    assert tap._methods == {}
