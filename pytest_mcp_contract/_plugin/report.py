@@ -204,6 +204,16 @@ class ContractReport:
         # A fact's further lines are its items, one per line, indented.
         return lines + [f"{label}: {text}".replace("\n", "\n  ") for label, text in self._facts()]
 
+    def one_line(self) -> str:
+        """The run's result in one line, for ``-q`` on a green run: the tools, their snapshots and checks,
+        the calls checked (``""`` when the run saw no tool of a server)."""
+        wanted = ("schema snapshots", "tool checks", "tool calls checked")
+        facts = [f"{label} {text}" for label, text in self._facts(against=False) if label in wanted]
+        tools = len(self._all())
+        if not tools:
+            return ""
+        return f"mcp contract: {messages.plural(tools, 'tool')}; " + "; ".join(facts) if facts else ""
+
     def _server_order(self) -> list[str]:
         return sorted(self.servers, key=lambda name: (name != self.main, name))
 
@@ -742,7 +752,11 @@ class ReportPlugin:
         if hasattr(config, "workerinput"):
             return
         if config.get_verbosity() < 0 and not (self.report.failed or self.undeleted):
-            return  # quiet under -q unless something failed
+            # One line under -q, as syrupy and pytest-cov print theirs; nothing under -qq.
+            line = self.report.one_line() if config.get_verbosity() == -1 else ""
+            if line:
+                terminalreporter.write_line(writable(line))
+            return
         lines = self.report.terminal_lines()
         if self.settings.report is not None and not self.report.empty:
             lines.append(f"report written to {self.settings.report}")

@@ -80,9 +80,14 @@ def test_summary_and_report_tell_the_story(changed: Project, workers: list[str])
     assert "## `ping`" not in text  # nothing to say about it beyond its table row
 
 
-def test_the_summary_is_quiet_under_q_unless_something_failed(changed: Project) -> None:
+def test_the_summary_is_one_line_under_q_unless_something_failed(changed: Project) -> None:
     changed.run("--snapshot-update")  # accept the change: everything passes
-    assert "mcp contract" not in changed.run("-q").stdout.str()
+    quiet = changed.run("-q").stdout
+    quiet.fnmatch_lines(
+        ["mcp contract: 2 tools; schema snapshots 2 matched; tool checks 2 passed, 0 failed; tool calls checked 3, violations: 0"]
+    )
+    assert "- mcp contract -" not in quiet.str()  # no table
+    assert "mcp contract" not in changed.run("-qq").stdout.str()
     changed.pytester.makepyfile(weather=WEATHER_V1)  # and back: the schema item fails
     result = changed.run("-q")
     result.assert_outcomes(passed=6, failed=1)
