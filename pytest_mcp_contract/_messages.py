@@ -736,6 +736,16 @@ def no_output_schema(tools: Sequence[str]) -> str:
     )
 
 
+def no_tools(server: str, version: str) -> str:
+    """A server whose tools/list is empty: the suite has nothing to hold it to, which is never a pass."""
+    return (
+        f"{server} lists no tools (tools/list under {version or 'the version it answered with'} answered an "
+        "empty list), so the contract suite has nothing to check. If it registers its tools from a setting or "
+        "an environment variable, give the target what production gives it; if it has no tools on purpose, "
+        "switch the suite off with: mcp_contract_suite = false"
+    )
+
+
 def no_longer_listed(tool: str) -> str:
     return f"tool {tool!r} was listed when the suite was collected, but not any more"
 

@@ -199,6 +199,8 @@ class Listing(NamedTuple):
     """The other versions whose session could not open or list, and why."""
     folder: Path
     """The server's snapshot folder, settled once the listing's sessions told its name."""
+    version: str
+    """The protocol version the first listing was answered under."""
     findings: list[Violation]
     """What the listing broke that is about no tool it keeps (a tool name a client may refuse, a tool left
     out, a cursor that comes back, the handshake's answer), merged from every version's listing."""
@@ -244,7 +246,7 @@ def list_for_suite(
     _check_name(settings, pool, updating=updating)
     tools = client.tools
     folder = server_folder(settings.snapshot_dir, settings.server, pool.names)
-    return Listing(tools, _cases(settings, tools), unlisted, folder, merge(wide))
+    return Listing(tools, _cases(settings, tools), unlisted, folder, client.protocol_version or "", merge(wide))
 
 
 def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> None:
@@ -290,8 +292,14 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
     items: list[pytest.Item] = []
     for version, problem in listing.unlisted.items():  # a version no client of could list the tools
         items.append(_failing(suite, f"listing[{version}]", problem))
-    if listing.findings:  # what the listing breaks beyond any tool it keeps: told once, by an item of its own
-        item = ContractItem.from_parent(suite, name="listing", callobj=_listing_test(listing.findings, settings))
+    # What the listing breaks beyond any tool it keeps, or a listing with no tool: told once, by an item of its own.
+    if listing.findings or not tools:
+        from pytest_mcp_contract._servers.kinds import server_label
+
+        empty = messages.no_tools(server_label(settings.server), listing.version) if not tools else None
+        item = ContractItem.from_parent(
+            suite, name="listing", callobj=_listing_test(listing.findings, settings, empty=empty)
+        )
         item.tool_name = ""
         item.add_marker(MARKER)
         items.append(item)
@@ -448,14 +456,17 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
     return fuzz
 
 
-def _listing_test(findings: list[Violation], settings: Settings) -> Callable[..., None]:
-    """The ``listing`` item: what the tools/list answer breaks, sorted by the allow list (``NAME:check``)."""
+def _listing_test(findings: list[Violation], settings: Settings, *, empty: str | None) -> Callable[..., None]:
+    """The ``listing`` item: what the tools/list answer breaks, sorted by the allow list (``NAME:check``);
+    and ``empty``, what a listing with no tool fails with."""
 
     def listing(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._contract.expect import Judge
         from pytest_mcp_contract._servers.kinds import server_label
 
+        if empty is not None and not findings:
+            pytest.fail(empty, pytrace=False)
         verdict = Judge(expectations(request.node), settings.allow, settings.noted).judge("", None, findings)
         ListingSeen(
             _name(request),
@@ -463,7 +474,12 @@ def _listing_test(findings: list[Violation], settings: Settings) -> Callable[...
             allowed=tuple((violation.tool, violation.check) for violation in verdict.allowed),
         ).write(request.node)
         if verdict.failing:
-            raise ContractViolationError(verdict.failing, tool="", listing=server_label(settings.server))
+            broken = ContractViolationError(verdict.failing, tool="", listing=server_label(settings.server))
+            if empty is not None:
+                broken.add_note(empty)
+            raise broken
+        if empty is not None:
+            pytest.fail(empty, pytrace=False)
 
     listing.__module__ = __name__
     return listing

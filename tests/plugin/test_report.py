@@ -84,7 +84,9 @@ def test_the_summary_is_one_line_under_q_unless_something_failed(changed: Projec
     changed.run("--snapshot-update")  # accept the change: everything passes
     quiet = changed.run("-q").stdout
     quiet.fnmatch_lines(
-        ["mcp contract: 2 tools; schema snapshots 2 matched; tool checks 2 passed, 0 failed; tool calls checked 3, violations: 0"]
+        [
+            "mcp contract: 2 tools; schema snapshots 2 matched; tool checks 2 passed, 0 failed; tool calls checked 3, violations: 0"
+        ]
     )
     assert "- mcp contract -" not in quiet.str()  # no table
     assert "mcp contract" not in changed.run("-qq").stdout.str()

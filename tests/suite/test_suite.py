@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from conftest import Project, target
 from contract_servers.wire import CASES as WIRE_TOOLS
@@ -169,6 +171,37 @@ server = build([], list_error=RuntimeError("registry offline"))
             "checked without it.",
         ]
     )
+
+
+EMPTY = """
+import sys
+from mcp.server import MCPServer
+
+mcp = MCPServer("empty")
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+
+@pytest.mark.parametrize("how", ["in process", "stdio"])
+def test_a_server_with_no_tools_says_so_and_fails(project: Project, how: str) -> None:
+    project.pytester.makepyfile(empty=EMPTY)
+    project.configure("empty.py:mcp" if how == "in process" else f"stdio:{sys.executable} empty.py", suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run()
+    result.assert_outcomes(passed=1, failed=1)
+    server = "MCPServer 'empty'" if how == "in process" else f"the stdio server 'stdio:{sys.executable} empty.py'"
+    result.stdout.fnmatch_lines(
+        [
+            "*_ listing _*",
+            f"{server} lists no tools (tools/list under 2026-07-28 answered an empty list), so the contract suite "
+            "has nothing to check. If it registers its tools from a setting or an environment variable, give the "
+            "target what production gives it; if it has no tools on purpose, switch the suite off with: "
+            "mcp_contract_suite = false",
+        ]
+    )
+    project.run("-o", "mcp_contract_suite=false").assert_outcomes(passed=1)
 
 
 def test_syrupy_switched_off_is_a_usage_error(weather: Project) -> None:
