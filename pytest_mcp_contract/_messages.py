@@ -155,9 +155,20 @@ def suite_lost_to_fixture(where: Sequence[str]) -> str:
     )
 
 
-def not_a_server(kind: str) -> str:
+def article(noun: str) -> str:
+    """``a str``, ``an App``."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def not_a_server(kind: str, held: Sequence[str] = ()) -> str:
+    """What the fixture returned is no server; ``held``: its attributes that are one."""
+    if held:
+        return (
+            f"the mcp_contract_server fixture returned {article(kind)}, which holds the server as "
+            f"{' and '.join(repr(name) for name in held)}: return its .{held[0]} instead"
+        )
     return (
-        f"the mcp_contract_server fixture returned a {kind}; it must return an MCPServer, a low-level "
+        f"the mcp_contract_server fixture returned {article(kind)}; it must return an MCPServer, a low-level "
         "mcp.server.Server or a FastMCP server object (a server started as a command or behind a URL is set "
         "with ini mcp_contract_server or the mcp_contract_server marker)"
     )

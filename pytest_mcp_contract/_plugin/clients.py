@@ -33,10 +33,10 @@ def end_lifespans(config: pytest.Config) -> None:
 
 def check_server(server: object) -> None:
     """Fail the test if what ``mcp_contract_server`` gave is no server."""
-    from pytest_mcp_contract._servers.kinds import is_server
+    from pytest_mcp_contract._servers.kinds import is_server, server_attributes
 
     if not is_server(server):
-        pytest.fail(messages.not_a_server(type(server).__qualname__), pytrace=False)
+        pytest.fail(messages.not_a_server(type(server).__qualname__, server_attributes(server)), pytrace=False)
 
 
 def pooled(request: pytest.FixtureRequest, server: object) -> McpContract:

@@ -24,6 +24,14 @@ class Call:
     """The dotted name called: ``serve``."""
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
+    attributes: tuple[str, ...] = ()
+    """The attributes read from what the call made (``create_app().mcp``: ``("mcp",)``): an app holding the server."""
+
+    def follow(self, made: object) -> object | None:
+        """What :attr:`attributes` name in ``made``, or ``None`` where one is missing."""
+        for name in self.attributes:
+            made = getattr(made, name, None)
+        return made
 
 
 def split(spec: str) -> tuple[str, str, str]:
@@ -45,8 +53,12 @@ def parse(attribute: str, call: str) -> Call:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as error:
         raise TargetError(f"{text!r} is not a call Python can read ({error.msg}); {how}.") from None
+    attributes: list[str] = []
+    while isinstance(tree, ast.Attribute):  # create_app().mcp: the server an app object holds
+        attributes.insert(0, tree.attr)
+        tree = tree.value
     if not isinstance(tree, ast.Call) or ast.unparse(tree.func) != attribute.strip():
-        raise TargetError(f"{text!r} is not one call of a factory, with nothing after it; {how}.")
+        raise TargetError(f"{text!r} is not one call of a factory, with nothing after it but attributes; {how}.")
     args = []
     for node in tree.args:
         args.append(_literal(node, text, how))
@@ -55,7 +67,7 @@ def parse(attribute: str, call: str) -> Call:
         if keyword.arg is None:
             raise TargetError(f"{text!r} unpacks **{ast.unparse(keyword.value)}; {how}.")
         kwargs[keyword.arg] = _literal(keyword.value, text, how)
-    return Call(text, attribute.strip(), tuple(args), kwargs)
+    return Call(text, attribute.strip(), tuple(args), kwargs, tuple(attributes))
 
 
 def _literal(node: ast.expr, text: str, how: str) -> Any:

@@ -284,6 +284,14 @@ def is_server(candidate: object) -> bool:
     return isinstance(candidate, HighLevelServer | LowLevelServer | ExternalTarget) or _is_fastmcp(type(candidate))
 
 
+def server_attributes(value: object) -> list[str]:
+    """The attributes of ``value`` that hold a server (an app object whose ``.mcp`` is the server), read
+    from its own and its class's namespace: no property is run to find them."""
+    found = dict(getattr(type(value), "__dict__", {}))
+    found.update(getattr(value, "__dict__", {}) if not isinstance(value, type) else {})
+    return sorted(name for name, held in found.items() if not name.startswith("__") and is_server(held))
+
+
 def is_server_class(candidate: type) -> bool:
     return issubclass(candidate, HighLevelServer | LowLevelServer) or _is_fastmcp(candidate)
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
+from pytest_mcp_contract._messages import article
 from pytest_mcp_contract._servers import factory, http, lifespans, stdio
 from pytest_mcp_contract._servers.kinds import (
     TargetError,
@@ -34,6 +35,7 @@ from pytest_mcp_contract._servers.kinds import (
     is_server,
     is_server_class,
     remember_target,
+    server_attributes,
 )
 from pytest_mcp_contract._servers.lifespans import Lifespans
 
@@ -108,10 +110,19 @@ def _load_object(spec: str, base_dir: Path, settings: TargetSettings) -> object:
     if callable(found) and not (isinstance(found, type) and not is_server_class(found)):
         return _made(found, factory.Call(f"{attribute}()", attribute), module_part, settings.lifespans())
     what = f"the class {found.__qualname__}" if isinstance(found, type) else _describe(found)
+    held = server_attributes(found)
     raise TargetError(
         f"{attribute} in {module_part} is {what}, not an MCPServer, a low-level mcp.server.Server, a FastMCP "
-        f"server or a zero-argument callable returning one.{_servers_in(module)}"
+        f"server or a zero-argument callable returning one."
+        + (_held(held, f"{module_part}:{attribute}") if held else _servers_in(module))
     )
+
+
+def _held(names: list[str], written: str) -> str:
+    """The next step for an object that holds a server in an attribute: the target that names it."""
+    shown = " and ".join(repr(name) for name in names)
+    verb = "holds" if len(names) == 1 else "hold"
+    return f" Its attribute {shown} {verb} one: name it in the target, {written}.{names[0]}"
 
 
 SERVER_KINDS: Final = "an MCPServer, a low-level mcp.server.Server or a FastMCP server"
@@ -128,21 +139,40 @@ def _made(found: Callable[..., object], call: factory.Call, module_part: str, li
             step = "awaiting"
             made = lifespans.run(made)
         gave = "returned"
-        if not is_server(made) and isinstance(made, AbstractAsyncContextManager):
+        if not is_server(call.follow(made)) and isinstance(made, AbstractAsyncContextManager):
             step, gave = "entering what", "returned an async context manager that gave"
-            made = lifespans.enter(made, shown, is_server)
+            made = lifespans.enter(made, shown, lambda entered: is_server(call.follow(entered)))
     except Exception as error:
         doing = f"entering what {shown} returned (its lifespan)" if step == "entering what" else f"{step} {shown}"
         raise TargetError(f"{doing} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
-    if not is_server(made):
+    server = call.follow(made)
+    if call.attributes and not is_server(server):
+        read = ".".join(call.attributes)
+        shown_found = "nothing" if server is None else _describe(server)
+        held = server_attributes(made)
+        raise TargetError(
+            f"{shown} {gave} {_describe(made)}, whose .{read} is {shown_found}, not {SERVER_KINDS}. "
+            + (
+                _held(held, f"{module_part}:{call.text.removesuffix('.' + read)}").lstrip()
+                if held
+                else "Name the attribute that holds the server."
+            )
+        )
+    if not is_server(server):
         what = "yield" if gave != "returned" else "return"
         sync = isinstance(made, contextlib.AbstractContextManager) and not isinstance(made, AbstractAsyncContextManager)
         entered = " (only an async context manager is entered: make it an @asynccontextmanager)" if sync else ""
+        held = server_attributes(made)
         raise TargetError(
-            f"{shown} {gave} {_describe(made)}, not {SERVER_KINDS}. Make it {what} the server object{entered}."
+            f"{shown} {gave} {_describe(made)}, not {SERVER_KINDS}. "
+            + (
+                _held(held, f"{module_part}:{call.text}").lstrip()
+                if held
+                else f"Make it {what} the server object{entered}."
+            )
         )
-    remember_target(made, f"{module_part}:{call.name}")  # the snapshot folder's stable key: the module
-    return made
+    remember_target(server, f"{module_part}:{call.name}")  # the snapshot folder's stable key: the module
+    return server
 
 
 KINDS: Final[tuple[Kind, ...]] = (
@@ -269,8 +299,7 @@ def _user_traceback(error: BaseException) -> str:
 
 def _describe(value: object) -> str:
     kind = type(value)
-    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
-    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
+    return article(kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}")
 
 
 def _servers_in(module: Any) -> str:

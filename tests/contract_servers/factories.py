@@ -141,3 +141,18 @@ def no_server() -> dict[str, str]:
 
 if __name__ == "__main__":
     create_server(sys.argv[1]).run()
+
+
+class App:
+    """A web app that holds its MCP server as ``.mcp``, as many repositories build one."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.mcp = create_server("Asia/Tokyo")
+
+
+def create_app(name: str = "web") -> App:
+    return App(name)
+
+
+application = App("module-level")

@@ -82,6 +82,34 @@ def test_a_file_factory_with_a_repository_argument(project: Project, pytester: p
     _suite_runs_with_snapshots(project, pytester, "folder", ["status"])
 
 
+def test_an_app_holding_the_server_is_named_with_its_attribute(project: Project, pytester: pytest.Pytester) -> None:
+    project.configure(f"{FACTORIES}:create_app(name='web').mcp", suite=True)
+    project.tests(CALL_ZONE)
+    _suite_runs_with_snapshots(project, pytester, "clock", ["shift", "zone"])
+    project.configure(f"{FACTORIES}:application.mcp")
+    project.run().assert_outcomes(passed=1)
+
+
+def test_a_fixture_returning_an_app_names_the_attribute_holding_the_server(project: Project) -> None:
+    project.configure(None)
+    project.pytester.makeconftest(
+        f"""
+        import pytest
+        from {FACTORIES} import create_app
+
+        @pytest.fixture
+        def mcp_contract_server():
+            return create_app()
+        """
+    )
+    project.tests(CALL_ZONE)
+    result = project.run()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        ["the mcp_contract_server fixture returned an App, which holds the server as 'mcp': return its .mcp instead"]
+    )
+
+
 def test_positional_arguments_and_the_marker_form(project: Project) -> None:
     project.configure(f"{FACTORIES}:create_server()")
     project.tests(
@@ -199,7 +227,7 @@ BAD_FACTORIES = [
     ),
     pytest.param(
         "create_server().run()",
-        f"'create_server().run()' is not one call of a factory, with nothing after it; {HOW}",
+        f"'create_server().run()' is not one call of a factory, with nothing after it but attributes; {HOW}",
         id="not-one-call",
     ),
     pytest.param(
@@ -226,6 +254,27 @@ BAD_FACTORIES = [
         "low-level mcp.server.Server or a FastMCP server. Make it return the server object (only an async context "
         "manager is entered: make it an @asynccontextmanager).",
         id="sync-lifespan",
+    ),
+    pytest.param(
+        "create_app()",
+        f"create_app() from {FACTORIES} returned a contract_servers.factories.App, not an MCPServer, a low-level "
+        f"mcp.server.Server or a FastMCP server. Its attribute 'mcp' holds one: name it in the target, "
+        f"{FACTORIES}:create_app().mcp",
+        id="app-holding-the-server",
+    ),
+    pytest.param(
+        "create_app().server",
+        f"create_app().server from {FACTORIES} returned a contract_servers.factories.App, whose .server is "
+        "nothing, not an MCPServer, a low-level mcp.server.Server or a FastMCP server. Its attribute 'mcp' holds "
+        f"one: name it in the target, {FACTORIES}:create_app().mcp",
+        id="attribute-not-a-server",
+    ),
+    pytest.param(
+        "application",
+        f"application in {FACTORIES} is a contract_servers.factories.App, not an MCPServer, a low-level "
+        "mcp.server.Server, a FastMCP server or a zero-argument callable returning one. Its attribute 'mcp' "
+        f"holds one: name it in the target, {FACTORIES}:application.mcp",
+        id="object-holding-the-server",
     ),
     pytest.param(
         "create_server(zone='UTC')",
