@@ -146,30 +146,18 @@ def _made(found: Callable[..., object], call: factory.Call, module_part: str, li
         doing = f"entering what {shown} returned (its lifespan)" if step == "entering what" else f"{step} {shown}"
         raise TargetError(f"{doing} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
     server = call.follow(made)
-    if call.attributes and not is_server(server):
-        read = ".".join(call.attributes)
-        shown_found = "nothing" if server is None else _describe(server)
-        held = server_attributes(made)
-        raise TargetError(
-            f"{shown} {gave} {_describe(made)}, whose .{read} is {shown_found}, not {SERVER_KINDS}. "
-            + (
-                _held(held, f"{module_part}:{call.text.removesuffix('.' + read)}").lstrip()
-                if held
-                else "Name the attribute that holds the server."
-            )
-        )
     if not is_server(server):
+        read = ".".join(call.attributes)
         what = "yield" if gave != "returned" else "return"
         sync = isinstance(made, contextlib.AbstractContextManager) and not isinstance(made, AbstractAsyncContextManager)
         entered = " (only an async context manager is entered: make it an @asynccontextmanager)" if sync else ""
+        whose = f", whose .{read} is {'nothing' if server is None else _describe(server)}," if read else ","
         held = server_attributes(made)
+        step = "Name the attribute that holds the server." if read else f"Make it {what} the server object{entered}."
+        written = f"{module_part}:{call.text.removesuffix('.' + read) if read else call.text}"
         raise TargetError(
-            f"{shown} {gave} {_describe(made)}, not {SERVER_KINDS}. "
-            + (
-                _held(held, f"{module_part}:{call.text}").lstrip()
-                if held
-                else f"Make it {what} the server object{entered}."
-            )
+            f"{shown} {gave} {_describe(made)}{whose} not {SERVER_KINDS}. "
+            + (_held(held, written).lstrip() if held else step)
         )
     remember_target(server, f"{module_part}:{call.name}")  # the snapshot folder's stable key: the module
     return server
