@@ -747,6 +747,18 @@ def no_output_schema(tools: Sequence[str]) -> str:
     )
 
 
+def ignored_snapshots(rules: Mapping[str, Sequence[str]], folder: str) -> str:
+    """Snapshot files git ignores, by the rule that does (``.gitignore:3:*.json``): they stay out of every commit."""
+    told = []
+    for rule, paths in sorted(rules.items()):
+        more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""
+        told.append(f"{paths[0]}{more} (by {rule})")
+    return (
+        f"{'; '.join(told)}: no commit holds them, so no review sees a schema change. Add the line "
+        f"!{folder}/** after that rule (or stop ignoring the folder), then git add {folder}"
+    )
+
+
 def no_tools(server: str, version: str) -> str:
     """A server whose tools/list is empty: the suite has nothing to hold it to, which is never a pass."""
     return (

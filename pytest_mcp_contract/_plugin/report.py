@@ -109,9 +109,11 @@ class ContractReport:
     restarts: Counter[tuple[str, str]] = field(default_factory=Counter)
     """Servers had back after they went away under a call: (server, why it went away) -> times."""
     restart_limits: dict[str, int] = field(default_factory=dict)
+    """Servers that went away once more after the last restart a run allows, with that limit."""
     listings: dict[str, ListingSeen] = field(default_factory=dict)
     """What the listing item of a server said (only a listing that broke the contract has one)."""
-    """Servers that went away once more after the last restart a run allows, with that limit."""
+    ignored: str = ""
+    """At ``--snapshot-update``: the snapshot files git ignores, with the rules that ignore them."""
     no_suite: str = ""
     """Why the run has no generated suite although it is switched on (the server comes from a fixture)."""
     language: str | None = "python"
@@ -182,6 +184,7 @@ class ContractReport:
             and not self.restarts
             and not self.no_suite
             and not self.listings
+            and not self.ignored
         )
 
     def _all(self) -> list[ToolReport]:
@@ -204,15 +207,14 @@ class ContractReport:
         # A fact's further lines are its items, one per line, indented.
         return lines + [f"{label}: {text}".replace("\n", "\n  ") for label, text in self._facts()]
 
-    def one_line(self) -> str:
+    def quiet_lines(self) -> list[str]:
         """The run's result in one line, for ``-q`` on a green run: the tools, their snapshots and checks,
-        the calls checked (``""`` when the run saw no tool of a server)."""
+        the calls checked; then what must not wait for a failure (snapshot files git ignores)."""
         wanted = ("schema snapshots", "tool checks", "tool calls checked")
         facts = [f"{label} {text}" for label, text in self._facts(against=False) if label in wanted]
         tools = len(self._all())
-        if not tools:
-            return ""
-        return f"mcp contract: {messages.plural(tools, 'tool')}; " + "; ".join(facts) if facts else ""
+        lines = [f"mcp contract: {messages.plural(tools, 'tool')}; " + "; ".join(facts)] if tools and facts else []
+        return lines + ([f"snapshots git ignores: {self.ignored}"] if self.ignored else [])
 
     def _server_order(self) -> list[str]:
         return sorted(self.servers, key=lambda name: (name != self.main, name))
@@ -233,6 +235,7 @@ class ContractReport:
                 )
             )
         facts += self._snapshot_facts(tools)
+        facts += [("snapshots git ignores", self.ignored)] if self.ignored else []
         checked = [tool for tool in tools if tool.checks is not None]
         if checked:
             failed = sorted(
@@ -668,6 +671,20 @@ class ReportPlugin:
             folder = server_folder(self.settings.snapshot_dir, self.settings.server, names)
             self.removed = session.config.stash[UNUSED].removed_tools(folder)
 
+    def _note_ignored(self, config: pytest.Config) -> None:
+        """At ``--snapshot-update``, the snapshot files git would keep out of the repository (``*.json`` in
+        ``.gitignore``), each with the rule that ignores it: a snapshot nobody commits guards nothing."""
+        if not (config.getoption("update_snapshots", False) or config.getoption("update_new_snapshots_only", False)):
+            return
+        from pytest_mcp_contract._run.gitbase import ignored
+
+        files = {config.rootpath / tool.schema.file for tool in self.report._all() if tool.schema and tool.schema.file}
+        rules = ignored(sorted(path for path in files if path.exists()), config.rootpath)
+        if rules:
+            folder = shown_path(self.settings.snapshot_dir, config)
+            shown = {rule: [shown_path(path, config) for path in paths] for rule, paths in rules.items()}
+            self.report.ignored = messages.ignored_snapshots(shown, folder)
+
     def _note_removed(self, config: pytest.Config) -> None:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
         if not self.removed:
@@ -753,8 +770,7 @@ class ReportPlugin:
             return
         if config.get_verbosity() < 0 and not (self.report.failed or self.undeleted):
             # One line under -q, as syrupy and pytest-cov print theirs; nothing under -qq.
-            line = self.report.one_line() if config.get_verbosity() == -1 else ""
-            if line:
+            for line in self.report.quiet_lines() if config.get_verbosity() == -1 else []:
                 terminalreporter.write_line(writable(line))
             return
         lines = self.report.terminal_lines()
@@ -770,6 +786,7 @@ class ReportPlugin:
         if hasattr(session.config, "workerinput"):
             return
         self._note_removed(session.config)
+        self._note_ignored(session.config)
         self._note_fixture_server(session.config)
         if self.undeleted and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a deletion that did not happen fails the run

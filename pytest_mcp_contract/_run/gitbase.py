@@ -103,6 +103,32 @@ def _read_folder(root: Path, commit: str, folder: str) -> dict[str, str]:
     return texts
 
 
+def ignored(paths: list[Path], cwd: Path) -> dict[str, list[Path]]:
+    """Which of ``paths`` git ignores (untracked, matched by a rule), by the rule: ``.gitignore:3:*.json``.
+    Nothing where there is no git or no work tree: then no rule can keep a file out."""
+    if not paths or shutil.which("git") is None:
+        return {}
+    found = subprocess.run(
+        ["git", "check-ignore", "--verbose", "-z", "--stdin"],
+        cwd=cwd,
+        input="\0".join(str(path) for path in paths),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0:  # 1: none ignored; 128: not a work tree
+        return {}
+    fields = found.stdout.split("\0")
+    rules: dict[str, list[Path]] = {}
+    # -z: source, line number, pattern and path, each ended by NUL.
+    for start in range(0, len(fields) - 3, 4):
+        source, line, pattern, path = fields[start : start + 4]
+        if pattern.startswith("!"):  # --verbose also names the rule that un-ignores a file
+            continue
+        rules.setdefault(f"{source}:{line}:{pattern}", []).append(Path(path))
+    return rules
+
+
 def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
 

@@ -101,6 +101,26 @@ def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: P
     weather.run().assert_outcomes(passed=4)
 
 
+def test_snapshots_git_ignores_are_named_with_the_rule_at_update(weather: Project) -> None:
+    path = weather.pytester.path
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    (path / ".gitignore").write_text("__pycache__/\n*.json\n")
+    result = weather.run("--snapshot-update")
+    result.assert_outcomes(passed=4)
+    said = (
+        "snapshots git ignores: mcp_contract_snapshots/weather/get_weather.json and 1 more (by .gitignore:2:*.json): "
+        "no commit holds them, so no review sees a schema change. Add the line !mcp_contract_snapshots/** after "
+        "that rule (or stop ignoring the folder), then git add mcp_contract_snapshots"
+    )
+    result.stdout.fnmatch_lines([said])
+    weather.run("-q", "--snapshot-update").stdout.fnmatch_lines(
+        ["mcp contract: 2 tools; schema snapshots 2 matched; *", said]
+    )
+    assert "git ignores" not in weather.run().stdout.str()  # said where snapshots are written
+    (path / ".gitignore").write_text("__pycache__/\n*.json\n!mcp_contract_snapshots/**\n")
+    assert "git ignores" not in weather.run("--snapshot-update").stdout.str()
+
+
 def test_update_new_only_records_missing_snapshots_and_keeps_changed_ones(weather: Project) -> None:
     weather.run("--snapshot-update", "-k", "schema[get_weather]").assert_outcomes(passed=1, deselected=3)
     before = (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
