@@ -317,6 +317,27 @@ def listing_failure(project: Project) -> str:
     return "\n".join(lines[start + 1 : end]).strip()
 
 
+PURE_PLACES = ("contract/", "suite/test_schemadiff.py", "fuzz/test_fuzz_strategies.py")
+"""Where the pure checks are tested: the judge, the mirror rule, schema walks and diffs, strategies."""
+SLOW_FIXTURES = frozenset({"pytester", "node", "node_servers", "wire_over_stdio", "kinds_over_stdio"})
+"""Fixtures that start a pytest run or a process: a test there that uses one is not in the fast lane."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m reads the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the fast lane, ``pure``: the pure checks, with at most an in-process session; no pytest run
+    inside the test and no process started (``pytest -m pure``, a contributor's first run)."""
+    for item in items:
+        place = item.path.relative_to(Path(__file__).parent).as_posix()
+        if place.startswith(PURE_PLACES) and not SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.pure)
+
+
+HANG = 900
+"""Seconds after which a wait gives up: a guard against a hang, never a budget. The waits end on an event
+(a file written, a process ended), so a busy machine is slower to get there but does not run out of time."""
+
+
 def running(pid: int) -> bool:
     """Whether a process is alive (a zombie waiting to be reaped is not)."""
     try:
@@ -349,7 +370,7 @@ def http_server(*args: str, env: dict[str, str] | None = None, path: str = "/mcp
             )
         ) as process,
     ):
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG  # or until the process ends
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -369,7 +390,7 @@ def _ended(process: subprocess.Popen[bytes]) -> Iterator[subprocess.Popen[bytes]
     finally:
         process.terminate()
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=HANG)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import Project, make_result, make_tool, violation_lines
+from conftest import HANG, Project, make_result, make_tool, violation_lines
 
 from pytest_mcp_contract import check_result, check_tool
 from pytest_mcp_contract._contract.schema import compile_schema, instance_errors
@@ -106,7 +106,7 @@ def test_the_table_is_what_javascript_says(node: str) -> None:
     """
     rows = [[pattern, value] for _id, pattern, value, _verdict in TABLE]
     said = subprocess.run(
-        [node, "-e", script], input=json.dumps(rows), capture_output=True, text=True, check=True, timeout=60
+        [node, "-e", script], input=json.dumps(rows), capture_output=True, text=True, check=True, timeout=HANG
     )
     assert json.loads(said.stdout) == [verdict for *_rest, verdict in TABLE]
 

@@ -65,12 +65,16 @@ def spawn_detached() -> list[int]:
 
 
 @server.tool()
-def hang() -> int:
-    """Blocks its worker thread far past any timeout, ignoring SIGTERM: only SIGKILL ends the server."""
+async def hang() -> int:
+    """Blocks the server far past any timeout, ignoring SIGTERM: only SIGKILL ends it. Async, so it runs in
+    the main thread, the only one that may set a signal's handler (a sync tool runs in a worker thread)."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    import pathlib
     import time
 
-    time.sleep(3600)
+    if os.environ.get("LIFECYCLE_HANGING"):  # the test waits for this, not for a guess at how long a call takes
+        pathlib.Path(os.environ["LIFECYCLE_HANGING"]).touch()
+    time.sleep(3600)  # blocking the loop on purpose: nothing but SIGKILL may end it
     return 0
 
 

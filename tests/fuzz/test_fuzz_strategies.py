@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 import pytest
+from conftest import HANG
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema.validators import validator_for
@@ -354,7 +355,7 @@ def test_every_generated_string_matches_its_pattern_as_javascript_reads_it(node:
         schema = {"type": "object", "properties": {"v": {"type": "string", "pattern": pattern}}, "required": ["v"]}
         cases.append([pattern, [value["v"] for value in _draws(arguments(schema), 150)]])
     checked = subprocess.run(
-        [node, "-e", CHECK_IN_JS], input=json.dumps(cases), capture_output=True, text=True, check=True, timeout=60
+        [node, "-e", CHECK_IN_JS], input=json.dumps(cases), capture_output=True, text=True, check=True, timeout=HANG
     )
     assert json.loads(checked.stdout) == []
     assert sum(len(values) for _pattern, values in cases) > 1000

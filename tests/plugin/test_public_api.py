@@ -7,7 +7,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import SERVERS
+from conftest import HANG, SERVERS
 
 import pytest_mcp_contract
 from pytest_mcp_contract import McpContract
@@ -115,7 +115,7 @@ print(contract.call_tool("t_int").structured_content)
 
 def test_a_session_nobody_closed_does_not_keep_python_alive() -> None:
     script = textwrap.dedent(FORGOTTEN.format(servers=str(SERVERS)))
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "{'result': 42}"
 
@@ -133,7 +133,7 @@ def test_importing_the_package_does_not_import_the_sdk_hypothesis_or_syrupy() ->
     # Each loads when a run needs it; the plugin module loads at every pytest start of a repo with it installed.
     heavy = ("mcp", "hypothesis", "syrupy", "jsonschema", "regex", "pydantic", "anyio")
     code = f"import sys, pytest_mcp_contract, pytest_mcp_contract.plugin; print([m for m in {heavy!r} if m in sys.modules])"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG, check=True)
     assert done.stdout.strip() == "[]"
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server, listing_failure
+from conftest import HANG, SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server, listing_failure
 from docs_text import assert_says, quoted, quoted_rows
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
@@ -250,7 +250,7 @@ def test_a_handshake_that_times_out_ends_with_its_error_and_nothing_else(project
     with http_server(HELD) as url:
         project.configure(url, suite=suite, mcp_contract_startup_timeout="5", mcp_contract_timeout="2")
         # A process of its own, so that all it prints is seen, even at exit; the timeout bounds the run.
-        result = project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=60)
+        result = project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=HANG)
     error = (
         f"opening a session to the HTTP endpoint '{url}' took over 5 s: the server did not finish the MCP "
         "handshake (initialize, then tools/list). If it only starts slowly, raise ini mcp_contract_startup_timeout."

@@ -15,11 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SERVERS, Project, running
+from conftest import HANG, SERVERS, Project, running
 
 from pytest_mcp_contract._servers import reaper as _reaper
 
 LIFECYCLE = f"stdio:{sys.executable} {SERVERS / 'lifecycle.py'}"
+
+BLOCKS = "import signal\nsignal.pause()"
+"""What a process runs to wait until a signal ends it: no sleep whose length a slow machine could outlast."""
 
 SPAWN = """
 import json, os, pathlib
@@ -34,9 +37,8 @@ def spawn(mcp_contract, tool="spawn"):
 def _left_running(project: Project) -> list[int]:
     pids = json.loads((project.pytester.path / "pids.json").read_text())
     assert len(pids) == 2
-    # A SIGTERM takes a moment to land (and the reaper gives 2 s before SIGKILL): polled until they end,
-    # 60 s only guards against a hang, a margin a busy machine never needs.
-    deadline = time.monotonic() + 60
+    # A SIGTERM takes a moment to land (and the reaper gives 2 s before SIGKILL): polled until they end.
+    deadline = time.monotonic() + HANG
     while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [pid for pid in pids if running(pid)]
@@ -106,12 +108,11 @@ def test_ctrl_c_or_a_termination_signal_leaves_nothing_running(
     # SIGTERM is what timeout(1) and CI cancellation send; SIGHUP what a closed terminal sends.
     lifecycle.tests(
         SPAWN
-        + f"\nimport time\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract, {tool!r})\n    time.sleep(60)\n"
+        + f"\nimport signal\n\ndef test_waits(mcp_contract):\n    spawn(mcp_contract, {tool!r})\n    signal.pause()\n"
     )
-    process = _started_until(lifecycle, "pids.json")
-    time.sleep(0.2)  # into the test's sleep
+    process = _started_until(lifecycle, "pids.json")  # the test waits for the signal from then on
     process.send_signal(sent)
-    assert process.wait(timeout=60) == pytest.ExitCode.INTERRUPTED  # a guard against a hang, not a budget
+    assert process.wait(timeout=HANG) == pytest.ExitCode.INTERRUPTED
     assert _left_running(lifecycle) == []
 
 
@@ -123,34 +124,31 @@ def test_an_xdist_worker_that_dies_leaves_nothing_running(lifecycle: Project) ->
     assert _left_running(lifecycle) == []
 
 
-def test_sigterm_ends_a_server_blocked_in_a_tool_that_ignores_it(lifecycle: Project) -> None:
-    lifecycle.configure(LIFECYCLE, mcp_contract_timeout="60")
-    lifecycle.tests(
-        """
-import pathlib
-
-def test_blocks(mcp_contract):
-    pathlib.Path("blocking").touch()
-    mcp_contract.call_tool("hang")
-"""
-    )
-    process = _started_until(lifecycle, "blocking")
-    time.sleep(0.5)  # into the tool
+def test_sigterm_ends_a_server_blocked_in_a_tool_that_ignores_it(
+    lifecycle: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The call's timeout is past the guard: only the signal ends the test.
+    lifecycle.configure(LIFECYCLE, mcp_contract_timeout=str(2 * HANG))
+    monkeypatch.setenv("LIFECYCLE_HANGING", str(lifecycle.pytester.path / "hanging"))  # the tool says it is in
+    lifecycle.tests("def test_blocks(mcp_contract):\n    mcp_contract.call_tool('hang')\n")
+    process = _started_until(lifecycle, "hanging")
     servers = _servers_of(process.pid)
     assert len(servers) == 1
     process.send_signal(signal.SIGTERM)
-    # The server's 2 s to exit, 2 s after SIGTERM, then SIGKILL: it ends; the timeout only guards a hang.
-    assert process.wait(timeout=60) == pytest.ExitCode.INTERRUPTED
+    # The server's 2 s to exit, 2 s after SIGTERM, then SIGKILL: it ends.
+    assert process.wait(timeout=HANG) == pytest.ExitCode.INTERRUPTED
     assert not any(running(pid) for pid in servers)
 
 
 def _started_until(project: Project, written: str) -> Any:
-    """A pytest process of ``project``'s, once its test has written the file ``written``."""
+    """A pytest process of ``project``'s, once its test has written the file ``written`` (failing the test if
+    the process ended first)."""
     process = project.pytester.popen(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], stdout=sys.stdout, stderr=sys.stderr
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while not (project.pytester.path / written).exists() and time.monotonic() < deadline:
+        assert process.poll() is None, f"the run ended (exit code {process.returncode}) before it wrote {written}"
         time.sleep(0.05)
     return process
 
@@ -164,7 +162,7 @@ def _servers_of(pid: int) -> list[int]:
 def test_a_run_ends_only_the_servers_it_started(lifecycle: Project) -> None:
     # A server of an outer run (here: a sleeping process in a group of its own), recorded before
     # an inner run in the same process, as pytester's in-process runs are.
-    outer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    outer = subprocess.Popen([sys.executable, "-c", BLOCKS], start_new_session=True)
     _reaper.started(outer.pid, _reaper.new_tag())
     try:
         lifecycle.tests(SPAWN + "\ndef test_spawn(mcp_contract):\n    spawn(mcp_contract)\n")
@@ -173,14 +171,14 @@ def test_a_run_ends_only_the_servers_it_started(lifecycle: Project) -> None:
         assert running(outer.pid)
     finally:
         _reaper.end_all({outer.pid})
-        outer.wait(timeout=10)
+        outer.wait(timeout=HANG)
     assert not running(outer.pid)
 
 
 def test_a_run_stopped_by_a_wrong_setting_ends_no_outer_server(project: Project) -> None:
     # A usage error stops the inner run in its configure step: it started nothing, so it ends nothing
     # (it ended every server the process had, an outer run's session-wide one among them).
-    outer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    outer = subprocess.Popen([sys.executable, "-c", BLOCKS], start_new_session=True)
     _reaper.started(outer.pid, _reaper.new_tag())
     try:
         project.configure(None, mcp_contract_scope="forever")
@@ -189,7 +187,7 @@ def test_a_run_stopped_by_a_wrong_setting_ends_no_outer_server(project: Project)
         assert running(outer.pid)
     finally:
         _reaper.end_all({outer.pid})
-        outer.wait(timeout=10)
+        outer.wait(timeout=HANG)
 
 
 def test_workers_close_their_servers_gracefully(lifecycle: Project, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, Project, running
+from conftest import HANG, SERVERS, Project, running
 from docs_text import ROOT, assert_says, quoted_rows
 
 from pytest_mcp_contract._client.session import MAX_RESTARTS
@@ -38,9 +38,8 @@ def _started(pids: Path) -> list[int]:
 
 
 def _left_running(pids: list[int]) -> list[int]:
-    # A SIGTERM takes a moment to land (and the reaper gives 2 s before SIGKILL): polled until they end,
-    # 60 s only guards against a hang, a margin a busy machine never needs.
-    deadline = time.monotonic() + 60
+    # A SIGTERM takes a moment to land (and the reaper gives 2 s before SIGKILL): polled until they end.
+    deadline = time.monotonic() + HANG
     while any(running(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return [pid for pid in pids if running(pid)]

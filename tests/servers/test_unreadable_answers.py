@@ -14,7 +14,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from conftest import SERVERS, Project
+from conftest import HANG, SERVERS, Project
 from docs_text import assert_says, quoted_rows
 
 from pytest_mcp_contract._servers import stdio_pipe
@@ -132,7 +132,7 @@ with McpContract(target, timeout=4) as contract:
     except ToolTimeoutError as error:
         print("verdict:", error)
     try:
-        print("next call:", contract.call_tool("ok", timeout=10).structured_content if {then_ok} else None)
+        print("next call:", contract.call_tool("ok", timeout={hang}).structured_content if {then_ok} else None)
     except ContractViolationError as error:
         print("next call:", [violation.check for violation in error.violations])
 # VmHWM, not getrusage: ru_maxrss keeps the high-water mark of the process this one was forked from.
@@ -142,8 +142,8 @@ print("peak MiB:", int(peak.split()[1]) // 1024)
 
 
 def _flood(tool: str, megabytes: int, *, then_ok: bool) -> dict[str, str]:
-    script = FLOOD_RUN.format(target=GARBLED, tool=tool, megabytes=megabytes, then_ok=then_ok)
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    script = FLOOD_RUN.format(target=GARBLED, tool=tool, megabytes=megabytes, then_ok=then_ok, hang=HANG)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG, check=False)
     assert run.returncode == 0, run.stderr
     assert len(run.stdout) + len(run.stderr) < 5000  # no per-line logging, no traceback
     return dict(line.split(": ", 1) for line in run.stdout.splitlines())

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, Project
+from conftest import HANG, SERVERS, Project
 from contract_servers.sources import WEATHER_V1, WEATHER_V2
 
 
@@ -711,7 +711,7 @@ def test_a_schema_holding_a_lone_surrogate_and_a_nul_is_written_escaped_and_then
 
     project.configure(f"{SERVERS / 'hostile.py'}:described", suite=True)
     project.tests("def test_nothing():\n    pass\n")
-    result = project.pytester.runpytest_subprocess("-p", "no:randomly", "--snapshot-update", timeout=120)
+    result = project.pytester.runpytest_subprocess("-p", "no:randomly", "--snapshot-update", timeout=HANG)
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()
     result.stdout.fnmatch_lines(["1 snapshot generated."])
     assert not [line for line in result.outlines + result.errlines if "INTERNALERROR" in line]
@@ -719,4 +719,4 @@ def test_a_schema_holding_a_lone_surrogate_and_a_nul_is_written_escaped_and_then
     text = path.read_bytes().decode("utf-8")  # strict: valid UTF-8
     assert '"description": "odd \\udfff and \\u0000 text"' in text
     assert json.loads(text)["output_schema"]["title"] == ODD_TEXT  # the escapes read back as what was sent
-    project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=120).assert_outcomes(passed=3)
+    project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=HANG).assert_outcomes(passed=3)
