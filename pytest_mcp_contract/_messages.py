@@ -747,6 +747,18 @@ def no_output_schema(tools: Sequence[str]) -> str:
     )
 
 
+def no_call_seen(why: str, *, python: bool) -> str:
+    """How to make calls seen that went through a client the plugin does not see (``why``: which, and where)."""
+    in_process = (
+        ", or name the server in process (mcp_contract_server = package.module:server), where every client's "
+        "calls are seen"
+        if python
+        else ""
+    )
+    fixture = f"call them through the mcp_contract fixture{in_process}"
+    return f"{why}: {fixture}; or give them example calls (mcp_contract_cases)"
+
+
 def ignored_snapshots(rules: Mapping[str, Sequence[str]], folder: str) -> str:
     """Snapshot files git ignores, by the rule that does (``.gitignore:3:*.json``): they stay out of every commit."""
     told = []

@@ -482,6 +482,8 @@ def _content_mismatch(name: str, result: CallToolResult, schema: dict[str, Any] 
         return [Violation("content-mismatch", name, verdict.mismatch.message, verdict.mismatch.path, rule="mirror")]
     if verdict.prose is not None:
         return [Violation("content-prose", name, verdict.prose, rule="prose")]
+    if verdict.missing is not None:
+        return [Violation("text-missing", name, verdict.missing, "", rule="text-missing")]
     return []
 
 

@@ -175,11 +175,18 @@ def _regex(value: object) -> re.Pattern[str] | None:
 
 
 ALLOW_FORM: Final = "tool:check  # why it is allowed"
+EVERY_TOOL: Final = "*"
+"""The tool of an allow line that carries a check for every tool (``*:text-missing  # why``)."""
+
+
+def allow_reason(allowed: Mapping[tuple[str, str], str], tool: str, check: str) -> str | None:
+    """Why ``check`` is carried for ``tool``: its own line, else a line for every tool; ``None`` if neither."""
+    return allowed.get((tool, check), allowed.get((EVERY_TOOL, check)))
 
 
 def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], str]:
-    """``mcp_contract_allow`` lines: ``station_info:silent-opt-out  # reason``; ``ValueError`` for a bad line,
-    saying how to write it."""
+    """``mcp_contract_allow`` lines: ``station_info:silent-opt-out  # reason`` (``*`` for every tool);
+    ``ValueError`` for a bad line, saying how to write it."""
     allowed: dict[tuple[str, str], str] = {}
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -249,7 +256,7 @@ class Judge:
                 continue
             elif violation.check in self.noted:
                 verdict.noted.append(violation)
-            elif (violation.tool, violation.check) in self.allowed:
+            elif allow_reason(self.allowed, violation.tool, violation.check) is not None:
                 verdict.allowed.append(violation)
             else:
                 verdict.failing.append(violation)

@@ -76,6 +76,8 @@ class Mirror:
     mismatch: Mismatch | None
     prose: str | None = None
     """Why the model reads about the data in words only (no text block holds its JSON), or ``None``."""
+    missing: str | None = None
+    """What stands where a text should tell the data (no block, no text block, only empty ones), or ``None``."""
 
 
 AGREES: Final = Mirror(None)
@@ -121,9 +123,19 @@ def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | N
     found = default_repr(blocks)
     if found is not None:
         return Mirror(_repr_mismatch(*found, value))
-    if isinstance(value, dict):
-        return _record(structured, blocks, candidates, schema)
-    return _shown(blocks, candidates, schema)
+    verdict = _record(blocks, candidates, schema) if isinstance(value, dict) else _shown(blocks, candidates, schema)
+    if verdict is AGREES or any(block.type == "text" and block.text.strip() for block in blocks):
+        return verdict
+    # No text tells the data (none at all, or only empty ones): its own finding, whatever the shape.
+    texts = [block for block in blocks if block.type == "text"]
+    what = (
+        "content is empty"
+        if not blocks
+        else "content has no text block"
+        if not texts
+        else ("content's only text block is empty" if len(texts) == 1 else "content's text blocks are all empty")
+    )
+    return Mirror(None, missing=f"{what}, but structured_content holds {render(structured)}: {_UNSEEN}")
 
 
 _SETS: dict[int, tuple[object, bool]] = {}
@@ -155,12 +167,7 @@ def _candidates(structured: Any, schema: dict[str, Any] | None) -> list[_Candida
 # --- a record: JSON blocks must agree, prose is not compared ---------------------------------------
 
 
-def _record(
-    structured: Any, blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None
-) -> Mirror:
-    if all(block.type != "text" for block in blocks):  # an image or a link tells no record, in words or JSON
-        what = "content has no text block" if blocks else "content is empty"
-        return Mirror(Mismatch(f"{what}, but structured_content holds {render(structured)}: {_UNSEEN}", ""))
+def _record(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None) -> Mirror:
     documents = []
     for index, block in enumerate(blocks):
         if block.type != "text":
@@ -307,10 +314,6 @@ def _diagnose(
     leaves: list[_Candidate],
 ) -> Mismatch:
     value, base = candidates[-1].value, candidates[-1].base
-    if not texts:
-        return Mismatch(
-            f"content has no text block, but structured_content holds {render(value)}: {_UNSEEN}", pointer(base)
-        )
     documents = [index for index, _text in texts if isinstance(parsed[index], dict | list)]
     if (
         len(documents) == 1

@@ -17,6 +17,7 @@ CheckId = Literal[
     "structured-invalid",
     "content-mismatch",
     "content-prose",
+    "text-missing",
     "tool-error",
     "input-crash",
     "stdout-noise",
@@ -88,6 +89,13 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "Add a text block with the JSON of structured_content beside the words (MCPServer writes it when "
         "the tool returns its value rather than a hand-built CallToolResult). This fails only because ini "
         "mcp_contract_require_json_text is true."
+    ),
+    "text-missing": (
+        "Return a text block with the JSON of structured_content beside it, as MCP 2025-11-25 asks of a tool "
+        "with structured results (MCPServer writes it when the tool returns its value; a hand-built "
+        "CallToolResult must add it). If the text is left out on purpose (your clients read structured_content, "
+        "as SEP-3279 proposes for the next revision), carry it for every tool with one line in "
+        "mcp_contract_allow: '*:text-missing  # why'."
     ),
     "tool-error": f"{_UNEXPECTED_ERROR} {_MISSING_ERROR}",  # a failure names the half that happened
     "input-crash": (

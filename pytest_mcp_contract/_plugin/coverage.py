@@ -24,7 +24,7 @@ from pytest_mcp_contract._contract.coverage import (
     sibling,
 )
 from pytest_mcp_contract._json.value import writable
-from pytest_mcp_contract._plugin.keys import COVERAGE, SERVER_NAMES
+from pytest_mcp_contract._plugin.keys import COVERAGE, POOL, SERVER_NAMES, SETTINGS
 
 if TYPE_CHECKING:
     from pytest_mcp_contract._run.settings import Settings
@@ -54,6 +54,8 @@ class CoveragePlugin:
         """Why the JSON file could not be written, if it could not."""
         self.main = ""
         """The configured server's name: its tools come first."""
+        self.watched: frozenset[str] = frozenset()
+        """The servers whose every call is seen (see :func:`watched`): only their tools are "never called"."""
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: object) -> None:
@@ -78,6 +80,7 @@ class CoveragePlugin:
             from pytest_mcp_contract._servers.kinds import server_name  # the SDK: only when a run counts
 
             self.main = server_name(self.settings.server, config.stash[SERVER_NAMES])
+        self.watched = watched(config, self.main)
         seen, total = self.coverage.totals()
         path = self.settings.coverage_json
         if path is not None:
@@ -98,7 +101,8 @@ class CoveragePlugin:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
-        lines = terminal_lines(self.coverage, self.settings, self.main) if self.settings.coverage else []
+        shown = self.settings.coverage
+        lines = terminal_lines(self.coverage, self.settings, self.main, self.watched) if shown else []
         if self.below:
             lines += ["", fail_under_text(self.coverage, self.settings, listed=bool(lines))]
         if self.unwritten:
@@ -126,7 +130,18 @@ def total_text(coverage: Coverage) -> str:
     return f"{shown_percent(seen, total)} ({seen} of {_promises(total)} seen, {messages.plural(calls, 'call')})"
 
 
-def terminal_lines(coverage: Coverage, settings: Settings, main: str = "") -> list[str]:
+def watched(config: pytest.Config, main: str) -> frozenset[str]:
+    """The configured server's name, if every call to it is seen (in process, watched): of another
+    server, or one outside this process, a tool with no call seen may still have been called."""
+    server = config.stash[SETTINGS].server
+    return (
+        frozenset({main}) if server is not None and config.stash[POOL].observed.blind(server) is None else frozenset()
+    )
+
+
+def terminal_lines(
+    coverage: Coverage, settings: Settings, main: str = "", watched: frozenset[str] = frozenset()
+) -> list[str]:
     """A table per server (a row per tool: promises, unseen, percent, calls), the total, then each
     tool's unseen promises."""
     tools = _tools(coverage, main)
@@ -152,12 +167,16 @@ def terminal_lines(coverage: Coverage, settings: Settings, main: str = "") -> li
                 )
         lines += messages.aligned(rows, left=1)
     lines.append(f"total: {total_text(coverage)}")
-    details = unseen_lines(tools, settings, len(servers) > 1)
+    details = unseen_lines(tools, settings, len(servers) > 1, watched)
     return lines + (["", *details] if details else [])
 
 
 def unseen_lines(
-    tools: list[ToolCoverage], settings: Settings, several: bool, limit: int = MAX_UNSEEN_LINES
+    tools: list[ToolCoverage],
+    settings: Settings,
+    several: bool,
+    watched: frozenset[str] = frozenset(),
+    limit: int = MAX_UNSEEN_LINES,
 ) -> list[str]:
     """Each tool whose schema was counted only in part; then for each tool below 100 % (the weakest first):
     the promises never seen, and how to reach them."""
@@ -171,9 +190,15 @@ def unseen_lines(
         if not unseen:
             continue
         name = _name(tool, several)
-        if not tool.calls:
+        if not tool.calls and tool.server in watched:
             lines.append(
                 f"{name}: never called ({_promises(len(unseen))} unseen); give it a case in mcp_contract_cases"
+            )
+            continue
+        if not tool.calls:  # a client of the tests' own may have called it: "not seen" is not "not called"
+            lines.append(
+                f"{name}: no call seen ({_promises(len(unseen))} unseen); call it through the mcp_contract "
+                "fixture, or give it a case in mcp_contract_cases"
             )
             continue
         if ANSWERED in {promise.id for promise in unseen}:
@@ -232,7 +257,9 @@ def fail_under_text(coverage: Coverage, settings: Settings, *, listed: bool = Tr
     return messages.coverage_below(shown_percent(seen, total), least, weakest, listed=listed)
 
 
-def markdown_lines(coverage: Coverage, settings: Settings, main: str = "") -> list[str]:
+def markdown_lines(
+    coverage: Coverage, settings: Settings, main: str = "", watched: frozenset[str] = frozenset()
+) -> list[str]:
     """The coverage as a Markdown section: a table per tool, then the unseen promises."""
     tools = _tools(coverage, main)
     if not tools:
@@ -253,7 +280,7 @@ def markdown_lines(coverage: Coverage, settings: Settings, main: str = "") -> li
             f"| {name} | {len(tool.promises)} | {len(tool.promises) - counted} | "
             f"{shown_percent(counted, len(tool.promises))} | {tool.calls} |"
         )
-    details = unseen_lines(tools, settings, several, limit=200)
+    details = unseen_lines(tools, settings, several, watched, limit=200)
     if details:
         # A server's words (an enum value, a title) must not close the fence: no backtick gets in raw.
         lines += ["", "```text", *(line.replace("`", "\\u0060") for line in details), "```"]

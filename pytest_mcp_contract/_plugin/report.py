@@ -21,9 +21,10 @@ from urllib.parse import unquote
 import pytest
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._contract.expect import EVERY_TOOL, allow_reason
 from pytest_mcp_contract._json.value import writable
-from pytest_mcp_contract._plugin.coverage import markdown_lines
-from pytest_mcp_contract._plugin.keys import COVERAGE, LISTING, SERVER_NAMES, SETTINGS, UNUSED
+from pytest_mcp_contract._plugin.coverage import markdown_lines, watched
+from pytest_mcp_contract._plugin.keys import COVERAGE, LISTING, POOL, SERVER_NAMES, SETTINGS, UNUSED
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import (
     PROPERTY,
@@ -105,7 +106,9 @@ class ContractReport:
     stale_allowed: list[tuple[str, str]] = field(default_factory=list)
     """Allow entries no call or tool check needed in a run that covered the whole project."""
     not_called: list[str] = field(default_factory=list)
-    """The configured server's tools no test and no example call called, in such a run."""
+    """The configured server's tools no test and no example call called, in such a run (as far as seen)."""
+    blind: str = ""
+    """Why a call to the configured server may have gone unseen (a client of the tests' own), if it may."""
     restarts: Counter[tuple[str, str]] = field(default_factory=Counter)
     """Servers had back after they went away under a call: (server, why it went away) -> times."""
     restart_limits: dict[str, int] = field(default_factory=dict)
@@ -260,16 +263,14 @@ class ContractReport:
             carried.update(listing.allowed)
         if carried:
             text = "; ".join(
-                f"{name}:{check} x{count} ({self.allow.get((name, check), '')})"
+                f"{name}:{check} x{count} ({allow_reason(self.allow, name, check) or ''})"
                 for (name, check), count in sorted(carried.items())
             )
             facts.append(("allowed violations", text))
         if self.stale_allowed:
             text = ", ".join(f"{name}:{check}" for name, check in self.stale_allowed)
             facts.append(("stale mcp_contract_allow lines (nothing needed them; remove them)", text))
-        if self.not_called:
-            text = ", ".join(self.not_called)
-            facts.append(("tools not called", f"{text} (give them example calls: see mcp_contract_cases)"))
+        facts += self._not_called_facts()
         prose = sorted(
             f"{tool.shown} ({messages.plural(tool.tally.noted['content-prose'], 'call')})"
             for tool in tools
@@ -305,6 +306,16 @@ class ContractReport:
             facts.append(("server restarts", self._restart_text()))
         return facts
 
+    def _not_called_facts(self) -> list[tuple[str, str]]:
+        """The tools no call of the run reached, as far as it saw: "not seen" is not "not called"."""
+        if not self.not_called:
+            return []
+        text = ", ".join(self.not_called)
+        if self.blind:
+            how = messages.no_call_seen(self.blind, python=self.language == "python")
+            return [("tools with no call seen", f"{text} ({how})")]
+        return [("tools not called", f"{text} (give them example calls: see mcp_contract_cases)")]
+
     def _against_facts(self, tools: list[ToolReport]) -> list[tuple[str, str]]:
         """Every change against the base revision, breaking first; then the breaks acknowledged, with why."""
         compared = sorted((tool for tool in tools if tool.against), key=lambda tool: tool.name)
@@ -316,7 +327,7 @@ class ContractReport:
         base = compared[0].against.base if compared[0].against is not None else ""
         facts = [(f"changes against {base}", "\n".join([text, *(line for _kind, line in changes)]))]
         acknowledged = [
-            f"{tool.shown} ({self.allow.get((tool.name, 'breaking-change'), '')})"
+            f"{tool.shown} ({allow_reason(self.allow, tool.name, 'breaking-change') or ''})"
             for tool in compared
             if tool.against is not None and "breaking-change" in tool.against.allowed
         ]
@@ -476,7 +487,7 @@ def _against_changes(tools: list[ToolReport], allow: dict[tuple[str, str], str])
         against = tool.against
         if against is None:
             continue
-        why = allow.get((tool.name, "breaking-change")) if "breaking-change" in against.allowed else None
+        why = allow_reason(allow, tool.name, "breaking-change") if "breaking-change" in against.allowed else None
         for change in against.changes:
             kind = change.kind
             tail = "BREAKING" if kind == "breaking" else kind
@@ -755,12 +766,15 @@ class ReportPlugin:
             for tool in self.report._all()
             for check in [*tool.tally.allowed, *tool.allowed_checks, *(tool.against.allowed if tool.against else ())]
         } | {entry for listing in self.report.listings.values() for entry in listing.allowed}
+        seen |= {(EVERY_TOOL, check) for _tool, check in seen}  # a line for every tool carried one of them
         # A break is acknowledged for the runs that compare with a base: the others cannot need the line.
         unjudged = set() if self.settings.against is not None else {"breaking-change"}
         self.report.stale_allowed = sorted(
             entry for entry in set(self.settings.allow) - seen if entry[1] not in unjudged
         )
         listed = self.report.servers.get(self.report.main, {}).values()
+        server = self.settings.server
+        self.report.blind = (config.stash[POOL].observed.blind(server) or "") if server is not None else ""
         self.report.not_called = sorted(
             tool.name for tool in listed if tool.schema is not None and not tool.tally.calls
         )
@@ -802,6 +816,7 @@ class ReportPlugin:
         text = self.report.markdown(self.settings.target or "(set by a fixture)")
         coverage = self.session.config.stash.get(COVERAGE, None) if self.session is not None else None
         if coverage is not None:
-            text += "\n" + "\n".join(markdown_lines(coverage, self.settings, self.report.main)) + "\n"
+            seen_all = watched(self.session.config, self.report.main) if self.session is not None else frozenset()
+            text += "\n" + "\n".join(markdown_lines(coverage, self.settings, self.report.main, seen_all)) + "\n"
         # The records hold servers' words as they came (JSON reads a lone surrogate back): escape them.
         return writable(text)

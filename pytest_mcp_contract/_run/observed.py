@@ -39,6 +39,19 @@ class Observed:
             return
         self._stops[id(server)] = (server, watch_calls(server, lambda seen: self._pending.append((server, seen))))
 
+    def blind(self, server: object) -> str | None:
+        """Why calls to ``server`` through a client of the tests' own are not seen, or ``None`` when every
+        one is (an in-process server this run watches): "not seen" is then never "not called"."""
+        watched = self._stops.get(id(server))
+        if watched is not None and watched[0] is server and watched[1] is not None:
+            return None
+        from pytest_mcp_contract._servers.kinds import as_target
+
+        target = as_target(server)
+        if target.external:
+            return f"calls through a client of the tests' own to {target.label} are not seen"
+        return f"calls through a client of the tests' own to {target.label} are not seen under mcp 1.x"
+
     def forget(self) -> None:
         """Drop what was seen before the next test began (its teardown's calls belong to no test's verdict)."""
         self._pending.clear()

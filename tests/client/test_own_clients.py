@@ -179,3 +179,56 @@ def test_it():
     result = project.run()
     result.assert_outcomes(passed=1)
     result.stdout.no_fnmatch_line("*stale*")
+
+
+OWN_STDIO_SERVER = """
+from mcp.server import MCPServer
+
+mcp = MCPServer("counter", log_level="ERROR")
+
+@mcp.tool()
+def count(n: int) -> int:
+    return n
+
+@mcp.tool()
+def reset() -> int:
+    return 0
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+
+def test_tools_a_stdio_servers_own_client_called_are_not_seen_not_uncalled(project: Project) -> None:
+    # The repository's own tests call it through their own stdio client: the plugin cannot tell.
+    project.pytester.makepyfile(counter=OWN_STDIO_SERVER)
+    command = f"{sys.executable} counter.py"
+    project.configure(f"stdio:{command}", suite=True)
+    project.tests(
+        f"""
+import anyio
+from mcp import Client, StdioServerParameters
+
+def test_count():
+    async def go():
+        params = StdioServerParameters(command={sys.executable!r}, args=["counter.py"])
+        async with Client(params) as client:
+            return await client.call_tool("count", {{"n": 3}})
+
+    assert anyio.run(go).structured_content == {{"result": 3}}
+"""
+    )
+    result = project.run("--mcp-contract-coverage", "--snapshot-update", "-p", "no:randomly")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(
+        [
+            f"tools with no call seen: count, reset (calls through a client of the tests' own to the stdio server "
+            f"'stdio:{command}' are not seen: call them through the mcp_contract fixture, or name the server in "
+            "process (mcp_contract_server = package.module:server), where every client's calls are seen; or give "
+            "them example calls (mcp_contract_cases))",
+        ]
+    )
+    result.stdout.fnmatch_lines(["count: no call seen (1 promise unseen); call it through the mcp_contract fixture*"])
+    text = result.stdout.str()
+    assert "not called" not in text
+    assert "never called" not in text

@@ -37,7 +37,8 @@ WIRE_CASES = [
     ("mismatch", [("content-mismatch", "/n")]),
     ("mismatch_bool", [("content-mismatch", "/n")]),
     ("mismatch_count", [("content-mismatch", "/result")]),
-    ("no_text", [("content-mismatch", "/n")]),
+    ("no_text", [("text-missing", "")]),
+    ("empty_text", [("text-missing", "")]),
     ("schema_not_object", []),  # an array root is fine at 2026-07-28 (the first version); see test_versions.py
     ("schema_remote_ref", [("output-schema-invalid", "/properties/n/$ref")]),
     ("schema_bad_type", [("output-schema-invalid", "/properties/n/type")]),

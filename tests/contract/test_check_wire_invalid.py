@@ -132,8 +132,9 @@ def test_a_call_names_each_malformed_place_and_reads_it_as_absent(project: Proje
             "E       [[]wire-invalid[]] at /isError",
             'E         * answered tools/call with "false" at /isError, where MCP 2025-11-25 wants a boolean: * '
             "The plugin reads it as absent.",
-            # With its one text block left out, content says none of the data: so a strict reader sees it.
-            "E       [[]content-mismatch[]] at /items",
+            # With its one text block left out, no text tells the data: so a strict reader sees it.
+            "E       [[]text-missing[]] at (root)",
+            'E         content is empty, but structured_content holds {"items": 3}: the model sees none of the data',
         ]
     )
 

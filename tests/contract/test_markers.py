@@ -209,7 +209,7 @@ def test_a_class_marker_applies_to_its_tests(weather: Project) -> None:
             'mcp_expect_violation("content-mismatches")',
             "unknown check id 'content-mismatches'; the check ids are output-schema-invalid, input-schema-invalid, "
             "silent-opt-out, "
-            "structured-missing, structured-invalid, content-mismatch, content-prose, tool-error, input-crash, stdout-noise, answer-unreadable, "
+            "structured-missing, structured-invalid, content-mismatch, content-prose, text-missing, tool-error, input-crash, stdout-noise, answer-unreadable, "
             "wire-invalid, tool-name-invalid, breaking-change",
         ),
         ('mcp_expect_error(tools="get_weather")', "unknown keyword 'tools'; it takes tool, match"),

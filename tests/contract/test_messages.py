@@ -101,6 +101,7 @@ def test_every_check_has_a_next_step() -> None:
         "stdout-noise",
         "structured-invalid",
         "structured-missing",
+        "text-missing",
         "tool-error",
         "tool-name-invalid",
         "wire-invalid",

@@ -114,6 +114,7 @@ CASES = [
     WireTool("mismatch_bool", N_SCHEMA, {"n": 1}, ['{"n": true}']),
     WireTool("mismatch_count", WRAPPED_LIST, {"result": [1, 2, 3]}, ["1", "2"]),
     WireTool("no_text", N_SCHEMA, {"n": 1}, []),
+    WireTool("empty_text", N_SCHEMA, {"n": 1}, [""]),  # the shape SEP-3279 would have, sent under 2025-11-25
     WireTool("schema_not_object", {"type": "array", "items": {"type": "integer"}}, [1], ["[1]"]),
     WireTool(
         "schema_remote_ref",

@@ -6,7 +6,7 @@ import warnings
 from typing import Any
 
 import pytest
-from conftest import Project, make_tool, target
+from conftest import HANG, Project, make_tool, target
 from mcp import types
 
 from pytest_mcp_contract import McpContract, McpContractWarning, check_result
@@ -20,7 +20,7 @@ def test_unknown_tool_lists_names_and_the_closest(project: Project) -> None:
     result.stdout.fnmatch_lines(
         [
             "E       pytest_mcp_contract.UnknownToolError: the server has no tool named 'bad_typo'. Did you mean "
-            "'bad_type'? Available tools: bad_type, big, errored, good, *"
+            "'bad_type'? Available tools: bad_type, big, empty_text, errored, good, *"
         ]
     )
 
@@ -214,15 +214,15 @@ def test_a_sync_tool_stuck_for_good_does_not_keep_pytest_from_exiting(project: P
 
         @mcp.tool()
         def hang() -> int:
-            time.sleep(600)
+            time.sleep(3600)
             return 1
         """
     )
     project.configure("stuck.py:mcp", mcp_contract_timeout="1")
     project.tests("def test_hang(mcp_contract):\n    mcp_contract.call_tool('hang')\n")
     # Its own process: the interpreter's exit is what is tested. A run that waited for the tool's
-    # 600 s would raise pytester's TimeoutExpired (a hang guard, far above the 1 s + 5 s it takes).
-    result = project.pytester.runpytest_subprocess("-W", "ignore::pytest_mcp_contract.McpContractWarning", timeout=300)
+    # 3600 s would raise pytester's TimeoutExpired (a hang guard, far above the 1 s + 5 s it takes).
+    result = project.pytester.runpytest_subprocess("-W", "ignore::pytest_mcp_contract.McpContractWarning", timeout=HANG)
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # pytest's own status
     result.assert_outcomes(failed=1)
     result.stderr.fnmatch_lines(

@@ -315,3 +315,12 @@ def test_the_example_of_tool_name_invalid_is_what_a_hand_written_listing_gets(pr
     result = project.run("--snapshot-update", "-k", "listing")
     result.assert_outcomes(failed=1)
     assert_says(_printed(result), EXAMPLES["tool-name-invalid"])
+
+
+def test_the_example_of_text_missing_is_what_the_check_says() -> None:
+    from mcp.types import Tool
+
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    probe = Tool(name="count", input_schema={"type": "object"}, output_schema=schema)
+    found: list[Violation] = check_result(probe, make_result({"n": 1}, ""))
+    assert_says(str(ContractViolationError(found, tool="count")), EXAMPLES["text-missing"])
