@@ -4,7 +4,7 @@ explained in one line (``explain``), down to the innermost cause and where it wa
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mcp.shared import exceptions as _exceptions
 
@@ -56,13 +56,19 @@ def describe_cause(error: BaseException) -> str:
     return f"{text} (raised at {where})" if where else text
 
 
+_PLUGIN: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+"""This package's folder: its frames (a watch the call passed through) are no server author's code, also
+when it is installed from a clone, outside site-packages."""
+
+
 def _raised_at(error: BaseException) -> str | None:
-    """The last frame of the traceback that is the server author's code, not a library's."""
+    """The last frame of the traceback that is the server author's code, not a library's nor the plugin's."""
     last = None
     tb = error.__traceback__
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
-        if f"{os.sep}site-packages{os.sep}" not in filename and "<frozen" not in filename:
+        library = f"{os.sep}site-packages{os.sep}" in filename or "<frozen" in filename
+        if not library and not os.path.abspath(filename).startswith(_PLUGIN):
             last = f"{_short_path(filename)}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name}"
         tb = tb.tb_next
     return last

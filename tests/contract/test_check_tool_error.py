@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 
 import pytest
@@ -311,3 +312,28 @@ def test_the_cause_is_told_once_not_again_as_captured_stderr_and_log(project: Pr
     assert "Captured" not in crash
     # Records the plugin did not turn into a cause are logged as ever.
     result.stdout.fnmatch_lines(["*Captured log call*", "ERROR    mcp.server.mcpserver.server:*the test's own line"])
+
+
+def test_where_a_cause_was_raised_names_the_authors_frame_never_the_plugins() -> None:
+    from pytest_mcp_contract._errors import McpContractError
+    from pytest_mcp_contract._sdk.errors import describe_cause
+    from pytest_mcp_contract._servers.factory import parse
+
+    # Raised in the plugin's own code (as a watch a call passed through may raise): the deepest frame that
+    # is not the plugin's is the caller's, here this test.
+    with pytest.raises(McpContractError, match="is not a literal") as plugins:
+        parse("create", "(zone=z)")
+    told = describe_cause(plugins.value)
+    assert told.startswith("TargetError: the argument z of 'create(zone=z)' is not a literal")
+    assert re.search(r"\(raised at \S*test_check_tool_error\.py:\d+ in test_where_a_cause_was_raised\w*\)$", told)
+    assert "pytest_mcp_contract" not in told
+
+    def crashes() -> None:
+        raise ValueError("upstream returned 503")
+
+    with pytest.raises(ValueError, match="503") as authors:
+        crashes()
+    assert re.fullmatch(
+        r"ValueError: upstream returned 503 \(raised at \S*test_check_tool_error\.py:\d+ in crashes\)",
+        describe_cause(authors.value),
+    )
