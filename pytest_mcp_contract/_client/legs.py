@@ -55,6 +55,8 @@ class Everywhere:
     outcome: Outcome
     """The answer to the call under the first version."""
     found: dict[str, list[Violation]] = field(default_factory=dict)
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    """Each version's own answer, where the call was sent again under it (:attr:`replayed`)."""
     replayed: bool = False
     """Sent again under each other version (the tool says it may be)."""
     judged: list[str] = field(default_factory=list)
@@ -64,8 +66,9 @@ class Everywhere:
 
     @property
     def violations(self) -> list[Violation]:
-        """One list, each violation naming the versions it holds for when not every one."""
-        return merge(self.found)
+        """One list, each violation naming the versions it holds for when not every one offered (a version
+        the answer says nothing of is one it is not known to hold for)."""
+        return merge(self.found, every=[*self.found, *self.unjudged])
 
 
 def everywhere(
@@ -79,11 +82,12 @@ def everywhere(
     __tracebackhide__ = True
     (sent_under, sender), *others = legs
     outcome = send(sender)
-    done = Everywhere(sent_under, outcome, {sent_under: judge(sender, outcome)})
+    done = Everywhere(sent_under, outcome, {sent_under: judge(sender, outcome)}, {sent_under: outcome})
     done.replayed = bool(others) and replayable(sender.tools[name]) and not isinstance(outcome, NoAnswer)
     for version, client in others:
         if done.replayed:  # it says it changes nothing: ask again, as that version's client would
-            done.found[version] = judge(client, send(client))
+            done.outcomes[version] = again = send(client)
+            done.found[version] = judge(client, again)
         elif reads_alike(sender.session, client.session, name, outcome, done.found[sent_under]):
             done.judged.append(version)
             done.found[version] = judge(client, outcome)

@@ -583,11 +583,15 @@ class ContractSession:
             self.coverage.answered(self.server_name, name, arguments, outcome, value, kept=kept)
         if listed and isinstance(outcome, Answer):
             found = [*self.tool_violations(tool), *found]
-        if not sort or self.triage is None:
-            failing = self.unnoted(found)
-        else:
-            failing = self.triage(self.server_name, name, outcome if isinstance(outcome, Answer) else None, found)
+        failing = self.sort(name, outcome, found) if sort else self.unnoted(found)
         return CallVerdict(name, arguments, outcome, found, failing)
+
+    def sort(self, name: str, outcome: Outcome, found: list[Violation]) -> list[Violation]:
+        """What of ``found`` (what one call broke) fails the running test: sorted by the run's triage (its
+        markers, the allow list), which counts it as one call; without a run, all but the noted checks."""
+        if self.triage is None:
+            return self.unnoted(found)
+        return self.triage(self.server_name, name, outcome if isinstance(outcome, Answer) else None, found)
 
     def client_side(self, name: str, failed: ErrorAnswer | CallToolResult) -> str | None:
         """Why a failed call is the test's client's doing rather than the server's, as the next step

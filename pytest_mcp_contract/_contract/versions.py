@@ -75,14 +75,15 @@ def off_model(version: str, errors: list[dict[str, Any]]) -> OffModel:
     return OffModel(version, place, f"{place}: {first.get('msg', 'does not fit')}" if place else first.get("msg", ""))
 
 
-def merge(found: Mapping[str, Sequence[Violation]]) -> list[Violation]:
+def merge(found: Mapping[str, Sequence[Violation]], every: Sequence[str] | None = None) -> list[Violation]:
     """One list from the violations found under each version (in order): one found under every
-    version holds for all, and says none; any other names the versions it was found under.
+    version holds for all, and says none; any other names the versions it was found under. ``every``:
+    the versions "all" means, when some were not judged (by default, those of ``found``).
 
     Findings are the same when their fields are (check, tool, place, subject, rule, and which of such
     findings it is in its version's list): their words, which may name the version, are never read.
     """
-    order = list(found)
+    order = list(every if every is not None else found)
     seen: dict[tuple[object, ...], tuple[Violation, list[str]]] = {}
     for version, violations in found.items():
         counted: dict[tuple[object, ...], int] = {}

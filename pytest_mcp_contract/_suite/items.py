@@ -372,10 +372,18 @@ def _call_test(case: Case) -> Callable[..., None]:
             lambda client: _send(client, case),
             lambda client, outcome: _violations(client, case, outcome),
         )
+        sessions = {version: client.session for version, client in legs}
+        if done.replayed:  # a call per version: each sorted (and counted) as the call it is
+            failing = {
+                version: sessions[version].sort(case.tool, done.outcomes[version], found)
+                for version, found in done.found.items()
+            }
+            violations = merge(failing)
+        else:  # one call, read under each version it tells of: sorted and counted once
+            violations = sessions[done.sent_under].sort(case.tool, done.outcome, done.violations)
         if len(legs) > 1 and not done.replayed:
             server = legs[0][1].session.server_name
             OnceSeen(case.tool, server, done.sent_under, tuple(done.judged), tuple(done.unjudged)).write(request.node)
-        violations = done.violations
         if violations:
             broken = ContractViolationError(violations, tool=case.tool, arguments=case.arguments)
             broken.add_note(case.hint())
@@ -396,12 +404,14 @@ def _send(client: McpContract, case: Case) -> Answer | Refusal:
 
 
 def _violations(client: McpContract, case: Case, outcome: Outcome) -> list[Violation]:
-    """What ``outcome`` broke, judged by ``client``'s session: its listing and its version's rules."""
+    """What ``outcome`` broke, judged by ``client``'s session under its version's rules, not yet sorted by
+    the item's expectations (the caller sorts once per call sent). What the tool's listing breaks is not
+    the call's doing: its ``checks[TOOL]`` item says it, once."""
     __tracebackhide__ = True
-    judged = client.session.verdict(case.tool, case.arguments, outcome, expect_error=False)
+    judged = client.session.verdict(case.tool, case.arguments, outcome, expect_error=False, listed=False, sort=False)
     if judged.client_side is not None:
         judged.settle()  # the case's client, not the server: raised as for a test's call
-    return judged.failing
+    return judged.found
 
 
 def _expects_violations(case: Case) -> bool:

@@ -295,10 +295,11 @@ def test_a_listing_that_differs_between_versions_is_shown_as_a_diff(project: Pro
 
 SOME_VERSIONS = """
 from mcp.server import Server
-from mcp.types import ListToolsResult, Tool
+from mcp.types import ListToolsResult, Tool, ToolAnnotations
 
 async def list_tools(ctx, params):
-    tools = [Tool(name="bare", input_schema={"type": "object"})]
+    # It only reads: its call is sent under each version, and each finds the same defect.
+    tools = [Tool(name="bare", input_schema={"type": "object"}, annotations=ToolAnnotations(read_only_hint=True))]
     if ctx.protocol_version != "2025-11-25":
         tools.append(Tool(name="extra", input_schema={"type": "object"}))
     return ListToolsResult(tools=tools)

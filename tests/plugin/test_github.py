@@ -106,7 +106,7 @@ def test_each_failure_is_annotated_at_its_file_and_the_report_goes_to_the_job_su
     # The job summary is the Markdown report, appended (an earlier step's text stays), once under xdist.
     report = (failing.pytester.path / "report.md").read_text(encoding="utf-8")
     assert summary.read_text(encoding="utf-8") == "# Earlier step\n" + report + "\n"
-    assert "| `good` | **BREAKING** changed (1 breaking) | passed | 4 | — |\n" in report
+    assert "| `good` | **BREAKING** changed (1 breaking) | passed | 3 | — |\n" in report
 
 
 def annotation(errors: list[str], start: str) -> str:

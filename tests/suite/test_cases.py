@@ -325,3 +325,64 @@ def test_one_answer_is_judged_under_every_version_it_is_read_for(project: Projec
     result.assert_outcomes(failed=1, deselected=2)
     result.stdout.fnmatch_lines(["[[]content-mismatch[]] at /amount", "called once, as they may write: book (*"])
     result.stdout.no_fnmatch_line("*content-mismatch @*")
+
+
+def test_a_version_the_one_answer_says_nothing_of_is_left_out_of_the_label(project: Project) -> None:
+    # FastMCP lists a schema without a root "type" as written on 2026-07-28 and with "type": "object" on
+    # 2025-11-25: the 2026-07-28 answer tells nothing of what a 2025-11-25 client would have got. The tool
+    # may write, so it is called once: its violation holds for the version judged, and says so.
+    project.pytester.makepyfile(
+        counter="""
+        from fastmcp import FastMCP
+        from fastmcp.tools import ToolResult
+        from mcp.types import TextContent
+
+        mcp = FastMCP("counter")
+
+        @mcp.tool(output_schema={"properties": {"n": {"type": "integer"}}, "required": ["n"]})
+        def bump(n: int) -> ToolResult:
+            return ToolResult(content=[TextContent(type="text", text='{"n": 2}')], structured_content={"n": n})
+        """
+    )
+    (project.pytester.path / "cases.toml").write_text('[[case]]\ntool = "bump"\narguments = { n = 1 }\n')
+    project.configure("counter.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    result = project.run("-k", "call", "-p", "no:randomly")
+    result.assert_outcomes(failed=1, deselected=2)
+    result.stdout.fnmatch_lines(
+        [
+            "[[]content-mismatch @ 2026-07-28[]] at /n",
+            "called once, as they may write: bump (not judged under 2025-11-25: the answer tells nothing of it); *",
+            "tool calls checked: 1, violations: 1",
+        ]
+    )
+
+
+def test_a_schema_defect_fails_the_checks_item_only_and_a_call_once_counts_once(project: Project) -> None:
+    project.pytester.makepyfile(
+        notes="""
+        from mcp.server import MCPServer
+        from pydantic import BaseModel, Field
+
+        mcp = MCPServer("notes", log_level="ERROR")
+
+        class Note(BaseModel):
+            n: int
+            label: str = Field(default=None)  # a default its own schema refuses
+
+        @mcp.tool()
+        def save(n: int) -> Note:
+            return Note(n=n, label="kept")
+        """
+    )
+    (project.pytester.path / "cases.toml").write_text('[[case]]\ntool = "save"\narguments = { n = 1 }\n')
+    project.configure("notes.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    result = project.run("--snapshot-update", "-v", "-p", "no:randomly")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "tox.ini::checks[[]save[]] FAILED*",
+            "tox.ini::call[[]save-case-1[]] PASSED*",  # the call's answer kept its contract
+            "save  created  failed      1           0         0        0",  # one call sent, judged twice
+            "tool calls checked: 1, violations: 0",
+        ]
+    )
