@@ -304,6 +304,17 @@ def round_declined(tool: str, round_number: int, key: str, asked: str, *, callba
     return f"{start}, and the client's {callback} declined: {declined}"
 
 
+def unclaimed(tool: str, result_type: str) -> str:
+    """A ``tools/call`` answer of an extension's result type that no extension the client was given claims."""
+    return (
+        f"tool {tool!r} answered with a result of type {result_type!r}, an extension's, which the client cannot "
+        "finish: it declares the extension (advertise(...) declares it, no more) but has no claim that resolves "
+        f"that result. Give the extension's own ClientExtension instance, whose claims() resolve {result_type!r}, "
+        'under "extensions" in the dict the pytest_mcp_contract_callbacks hook in conftest.py returns '
+        f"{CALLBACKS_DOCS}."
+    )
+
+
 def _capability(name: str, extensions: Sequence[str]) -> str:
     if name == "extensions" and extensions:
         return f"extension{'s' if len(extensions) > 1 else ''} {' and '.join(map(repr, extensions))}"

@@ -50,12 +50,13 @@ from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
 from pytest_mcp_contract._contract.violations import Violation, noted_checks
 from pytest_mcp_contract._contract.wire import Reading, read_strictly
 from pytest_mcp_contract._errors import (
+    ClientCapabilityError,
     McpContractError,
     ToolTimeoutError,
     UnknownToolError,
     public,
 )
-from pytest_mcp_contract._sdk.client import SdkSession, open_session
+from pytest_mcp_contract._sdk.client import Claimed, SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, explain
 from pytest_mcp_contract._sdk.tap import NotAMessage, WireTap
 from pytest_mcp_contract._sdk.wire import read_result, wire_result
@@ -384,11 +385,16 @@ class ContractSession:
         also read strictly by it (:attr:`_wire`), each malformed part then absent from the result."""
         __tracebackhide__ = True
         refused: ValidationError | None = None
+        answer: mcp_types.CallToolResult | mcp_types.InputRequiredResult | Claimed | None = None
         try:
             answer = await self.sdk.call(name, arguments, responses, state)
         except ValidationError as error:  # the negotiated version's wire model rejects the answer
             refused = error
         raw = self.tap.take(self.tap.last_sent())
+        if isinstance(answer, Claimed):  # an extension's result type: judged as its claim resolved it
+            if answer.result is None:  # the client declared the extension, not what resolves its result
+                raise ClientCapabilityError(name, messages.unclaimed(name, answer.result_type))
+            return answer.result
         reading = read_strictly("tools/call", self.negotiated, raw) if raw is not None else None
         if reading is not None and reading.faults:  # read strictly, with each malformed part absent
             self._wire = reading
@@ -399,7 +405,10 @@ class ContractSession:
             except ValidationError as error:
                 return self._off_model(error)
             return kept
-        return self._off_model(refused) if refused is not None else answer
+        if refused is not None:
+            return self._off_model(refused)
+        assert answer is not None  # no refusal: the call returned one
+        return answer
 
     def _off_model(self, error: ValidationError) -> OffModel:
         """What the negotiated version's wire model said of an answer it rejected."""

@@ -13,7 +13,8 @@ import functools
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import anyio
 import mcp_types
@@ -26,6 +27,18 @@ if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
 
 Answer = mcp_types.CallToolResult | mcp_types.InputRequiredResult
+CORE_RESULT_TYPES: Final = frozenset({"complete", "input_required"})
+"""The ``resultType`` values of the core's ``tools/call`` answers (2026-07-28); any other is an extension's."""
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A ``tools/call`` answer of a result type outside the core's (2026-07-28 on), which a client extension
+    claims: ``result`` is what the claim's resolver made of it, as the SDK's client hands it back (the
+    extension's own follow-ups included); ``None`` where no extension the client was given claims it."""
+
+    result_type: str
+    result: mcp_types.CallToolResult | None
 
 
 class SdkSession(Protocol):
@@ -60,8 +73,9 @@ class SdkSession(Protocol):
 
     async def call(
         self, name: str, arguments: dict[str, Any] | None, responses: dict[str, Any] | None, state: str | None
-    ) -> Answer:
-        """One raw ``tools/call`` round: the SDK client's own result validation would raise first."""
+    ) -> Answer | Claimed:
+        """One raw ``tools/call`` round: the SDK client's own result validation would raise first. A result
+        type a client extension claims is resolved by its claim, as the SDK's client does."""
         ...
 
 
@@ -154,12 +168,42 @@ class _Modern:
 
     async def call(
         self, name: str, arguments: dict[str, Any] | None, responses: dict[str, Any] | None, state: str | None
-    ) -> Answer:
+    ) -> Answer | Claimed:
         params = mcp_types.CallToolRequestParams(
             name=name, arguments=arguments, input_responses=responses, request_state=state
         )
-        answer: Answer = await self.client.session.send_request(mcp_types.CallToolRequest(params=params), _answers())
-        return answer
+        request = mcp_types.CallToolRequest(params=params)
+        session = self.client.session
+        if not getattr(self.client, "extensions", None):  # no extension declared: only the core's result types
+            answer: Answer = await session.send_request(request, _answers())
+            return answer
+        raw: dict[str, Any] = await session.send_request(request, _as_sent())
+        result_type = raw.get("resultType")
+        if not isinstance(result_type, str) or result_type in CORE_RESULT_TYPES:
+            return _answers().validate_python(raw, by_name=False)
+        claim = _claims(self.client.extensions, self.protocol_version).get(result_type)
+        if claim is None:
+            return Claimed(result_type, None)
+        from mcp.client import ClaimContext
+
+        claimed = claim.model.model_validate(raw, by_name=False)
+        context = ClaimContext(session=session, tool_name=name, read_timeout_seconds=None)
+        return Claimed(result_type, await claim.resolve(claimed, context))
+
+
+def _claims(extensions: Any, version: str | None) -> dict[str, Any]:
+    """The result types the client's extensions claim at ``version``: result type -> its ``ResultClaim``."""
+    found: dict[str, Any] = {}
+    for extension in extensions or ():
+        for claim in extension.claims():
+            if claim.protocol_versions is None or version in claim.protocol_versions:
+                found.setdefault(claim.result_type, claim)
+    return found
+
+
+@functools.cache
+def _as_sent() -> TypeAdapter[dict[str, Any]]:
+    return TypeAdapter(dict[str, Any])
 
 
 @functools.cache

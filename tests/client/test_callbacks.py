@@ -591,3 +591,66 @@ def test_an_sdk_without_client_extensions_is_said_to_lack_them_not_advised_a_key
         "declare client extensions: a newer mcp's Client does (mcp 2.3's does), through the hook's \"extensions\" "
         "key. Upgrade mcp to call this tool, or leave it out of the tests (fuzzing skips it)."
     )
+
+
+TICKETS_BY_TRANSPORT = {
+    "in process": target("tickets"),
+    "stdio": f"stdio:{sys.executable} {SERVERS / 'tickets.py'}",
+}
+
+ADVERTISE = "from mcp.client import advertise"
+
+REPORT_TEST = """
+def test_report(mcp_contract):
+    assert mcp_contract.call_tool("report").structured_content == {"rows": 3}
+"""
+
+
+@pytest.mark.parametrize("transport", list(TICKETS_BY_TRANSPORT))
+def test_a_result_type_a_client_extension_claims_is_judged_as_the_sdks_client_receives_it(
+    project: Project, transport: str
+) -> None:
+    # report answers with a ticket, an extension's result type; the extension's claim finishes it with a
+    # request of its own. Declared with advertise() alone, the client cannot finish it: the message says so,
+    # and what to give instead.
+    project.pytester.syspathinsert(SERVERS.parent)
+    project.configure(TICKETS_BY_TRANSPORT[transport])
+    project.tests(REPORT_TEST)
+    project.pytester.makeconftest(_hook('{"extensions": [advertise("com.example/tickets")]}', imports=ADVERTISE))
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       pytest_mcp_contract.ClientCapabilityError: tool 'report' answered with a result of type "
+            "'com.example/ticket', an extension's, which the client cannot finish: it declares the extension "
+            "(advertise(...) declares it, no more) but has no claim that resolves that result. Give the extension's "
+            "own ClientExtension instance, whose claims() resolve 'com.example/ticket', under \"extensions\" in the "
+            "dict the pytest_mcp_contract_callbacks hook in conftest.py returns (pytest-mcp-contract's "
+            "docs/python-api.md, 'A client that answers back')."
+        ]
+    )
+    result.stdout.no_fnmatch_line("*answer-unreadable*")
+    # As it says: the extension's own instance. Its claim's result is what the SDK's client returns, judged.
+    project.pytester.makeconftest(
+        _hook('{"extensions": [ClientTickets()]}', imports="from contract_servers.tickets import ClientTickets")
+    )
+    result = project.run()
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["report  —       —           1           0         0        0"])
+
+
+def test_a_claimed_results_finished_answer_is_held_to_the_tools_contract(project: Project) -> None:
+    project.pytester.syspathinsert(SERVERS.parent)
+    project.configure(f"stdio:{sys.executable} {SERVERS / 'tickets.py'} wrong")
+    project.tests(REPORT_TEST)
+    project.pytester.makeconftest(
+        _hook('{"extensions": [ClientTickets()]}', imports="from contract_servers.tickets import ClientTickets")
+    )
+    result = project.run()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E       [[]structured-invalid[]] at /rows",
+            "E         'three' is not of type 'integer' (schema keyword 'type' at /properties/rows/type)",
+        ]
+    )
