@@ -770,22 +770,32 @@ def no_call_seen(why: str, *, python: bool) -> str:
     return f"{why}: {fixture}; or give them example calls (mcp_contract_cases)"
 
 
-def ignored_snapshots(rules: Mapping[str, Sequence[str]], folder: str) -> str:
-    """Snapshot files git ignores, by the rule that does (``.gitignore:3:*.json``): they stay out of every commit."""
+def ignored_snapshots(rules: Mapping[str, Sequence[str]], folder: str, negation: tuple[str, str] | None = None) -> str:
+    """Snapshot files git ignores, by the rule that does (``.gitignore:3:*.json``): they stay out of every
+    commit. ``negation``: the line that un-ignores them and the file it goes in, where one can say so."""
     told = []
     for rule, paths in sorted(rules.items()):
         more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""
         told.append(f"{paths[0]}{more} (by {rule})")
-    return (
-        f"{'; '.join(told)}: no commit holds them, so no review sees a schema change. Add the line "
-        f"!{folder}/** after that rule (or stop ignoring the folder), then git add {folder}"
+    how = (
+        f"Add the line {negation[0]} to {negation[1]} after that rule (or stop ignoring the folder)"
+        if negation is not None
+        else "Un-ignore them (a rule that ignores the folder itself cannot be undone for its files: remove it)"
     )
+    return f"{'; '.join(told)}: no commit holds them, so no review sees a schema change. {how}, then git add {folder}"
 
 
-def no_tools(server: str, version: str) -> str:
-    """A server whose tools/list is empty: the suite has nothing to hold it to, which is never a pass."""
+def no_tools(server: str, version: str, *, left_out: bool = False) -> str:
+    """A server whose tools/list is empty (``left_out``: or whose every entry was left out, unreadable): the
+    suite has nothing to hold it to, which is never a pass."""
+    under = f"tools/list under {version or 'the version it answered with'}"
+    if left_out:
+        return (
+            f"{server} lists no tool a client can read (every entry {under} sent was left out: see the "
+            "findings above), so the contract suite has nothing more to check. Fix the listing's entries."
+        )
     return (
-        f"{server} lists no tools (tools/list under {version or 'the version it answered with'} answered an "
+        f"{server} lists no tools ({under} answered an "
         "empty list), so the contract suite has nothing to check. If it registers its tools from a setting or "
         "an environment variable, give the target what production gives it; if it has no tools on purpose, "
         "switch the suite off with: mcp_contract_suite = false"

@@ -179,9 +179,18 @@ EVERY_TOOL: Final = "*"
 """The tool of an allow line that carries a check for every tool (``*:text-missing  # why``)."""
 
 
+def allow_entry(allowed: Mapping[tuple[str, str], str], tool: str, check: str) -> tuple[str, str] | None:
+    """The line that carries ``check`` for ``tool``: its own, else the one for every tool; ``None`` if neither."""
+    for entry in ((tool, check), (EVERY_TOOL, check)):
+        if entry in allowed:
+            return entry
+    return None
+
+
 def allow_reason(allowed: Mapping[tuple[str, str], str], tool: str, check: str) -> str | None:
-    """Why ``check`` is carried for ``tool``: its own line, else a line for every tool; ``None`` if neither."""
-    return allowed.get((tool, check), allowed.get((EVERY_TOOL, check)))
+    """Why ``check`` is carried for ``tool`` (:func:`allow_entry`), or ``None``."""
+    entry = allow_entry(allowed, tool, check)
+    return allowed[entry] if entry is not None else None
 
 
 def parse_allow(lines: Iterable[str]) -> dict[tuple[str, str], str]:

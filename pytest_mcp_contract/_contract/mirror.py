@@ -26,6 +26,9 @@ verdict in process, over stdio and over HTTP. Values are compared parsed, never 
 7. A key whose value is ``null`` says what its absence says: the text may leave it out, or hold it
    where the data leaves it out (mcp 1.x fills a TypedDict's missing ``NotRequired`` key with
    ``None`` in the data, while the text shows the dict as returned).
+8. Data that no text tells at all (no block, no text block, only empty or blank ones) is a finding of
+   its own (``Mirror.missing``), not a mismatch; data that holds nothing (``null``, empty lists and
+   objects, ``null`` keys only) owes no text, nor a wrapped content block that ``content`` carries.
 """
 
 from __future__ import annotations
@@ -126,16 +129,44 @@ def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | N
     verdict = _record(blocks, candidates, schema) if isinstance(value, dict) else _shown(blocks, candidates, schema)
     if verdict is AGREES or any(block.type == "text" and block.text.strip() for block in blocks):
         return verdict
-    # No text tells the data (none at all, or only empty ones): its own finding, whatever the shape.
+    # No text at all, or only empty ones: nothing to tell (no data, or the blocks the data holds), or
+    # data no text tells, its own finding whatever the shape.
+    if not _holds_data(structured) or _shows_blocks(structured, blocks):
+        return AGREES
     texts = [block for block in blocks if block.type == "text"]
+    blank = "empty" if all(not block.text for block in texts) else "blank"
     what = (
         "content is empty"
         if not blocks
         else "content has no text block"
         if not texts
-        else ("content's only text block is empty" if len(texts) == 1 else "content's text blocks are all empty")
+        else f"content's only text block is {blank}"
+        if len(texts) == 1
+        else f"content's text blocks are all {blank}"
     )
-    return Mirror(None, missing=f"{what}, but structured_content holds {render(structured)}: {_UNSEEN}")
+    missing = f"{what}, but structured_content holds {render(structured)}: {_UNSEEN}"
+    return Mirror(None, missing=missing)
+
+
+def _holds_data(value: Any) -> bool:
+    """Whether ``value`` holds anything to tell: not ``null``, an empty list or object, or an object of
+    such values only (a ``null`` key says what its absence says)."""
+    if isinstance(value, dict):
+        return any(_holds_data(item) for item in value.values())
+    if isinstance(value, list):
+        return bool(value)
+    return value is not None
+
+
+def _shows_blocks(structured: Any, blocks: Sequence[Any]) -> bool:
+    """Whether ``structured`` is, once its ``null`` keys are left out, a wrapper of a content block that
+    ``content`` carries (an image with a caption of ``null``): the block itself is what the model reads."""
+    if not isinstance(structured, dict):
+        return False
+    kept = [item for item in structured.values() if item is not None]
+    if len(kept) != 1 or not isinstance(kept[0], dict) or kept[0].get("type") not in _BLOCK_TYPES:
+        return False
+    return any(_is_block(block, kept[0]) for block in blocks)
 
 
 _SETS: dict[int, tuple[object, bool]] = {}

@@ -21,7 +21,7 @@ from urllib.parse import unquote
 import pytest
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._contract.expect import EVERY_TOOL, allow_reason
+from pytest_mcp_contract._contract.expect import allow_entry, allow_reason
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._plugin.coverage import markdown_lines, watched
 from pytest_mcp_contract._plugin.keys import COVERAGE, LISTING, POOL, SERVER_NAMES, SETTINGS, UNUSED
@@ -108,7 +108,8 @@ class ContractReport:
     not_called: list[str] = field(default_factory=list)
     """The configured server's tools no test and no example call called, in such a run (as far as seen)."""
     blind: str = ""
-    """Why a call to the configured server may have gone unseen (a client of the tests' own), if it may."""
+    """Why a call to the configured server may have gone unseen (a client of the tests' own), and how to
+    make it seen, if it may."""
     restarts: Counter[tuple[str, str]] = field(default_factory=Counter)
     """Servers had back after they went away under a call: (server, why it went away) -> times."""
     restart_limits: dict[str, int] = field(default_factory=dict)
@@ -312,8 +313,7 @@ class ContractReport:
             return []
         text = ", ".join(self.not_called)
         if self.blind:
-            how = messages.no_call_seen(self.blind, python=self.language == "python")
-            return [("tools with no call seen", f"{text} ({how})")]
+            return [("tools with no call seen", f"{text} ({self.blind})")]
         return [("tools not called", f"{text} (give them example calls: see mcp_contract_cases)")]
 
     def _against_facts(self, tools: list[ToolReport]) -> list[tuple[str, str]]:
@@ -694,7 +694,15 @@ class ReportPlugin:
         if rules:
             folder = shown_path(self.settings.snapshot_dir, config)
             shown = {rule: [shown_path(path, config) for path in paths] for rule, paths in rules.items()}
-            self.report.ignored = messages.ignored_snapshots(shown, folder)
+            # The line that un-ignores them, written where the first rule is: a .gitignore's patterns are
+            # relative to its own folder (a rule from elsewhere, .git/info/exclude or a global file, gets none).
+            source = Path(min(rules).split(":", 1)[0])
+            home = (config.rootpath / source).parent
+            negation = None
+            if source.name == ".gitignore" and self.settings.snapshot_dir.resolve().is_relative_to(home.resolve()):
+                inside = self.settings.snapshot_dir.resolve().relative_to(home.resolve()).as_posix()
+                negation = (f"!/{inside}/**", str(source))
+            self.report.ignored = messages.ignored_snapshots(shown, folder, negation)
 
     def _note_removed(self, config: pytest.Config) -> None:
         # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
@@ -761,12 +769,13 @@ class ReportPlugin:
         collected = self.session.testscollected if self.session is not None else 0
         if narrowed or self.partial or self.collect_errors or len(self.ran) < collected or not covers_project(config):
             return
-        seen = {
+        carried = {
             (tool.name, check)
             for tool in self.report._all()
             for check in [*tool.tally.allowed, *tool.allowed_checks, *(tool.against.allowed if tool.against else ())]
         } | {entry for listing in self.report.listings.values() for entry in listing.allowed}
-        seen |= {(EVERY_TOOL, check) for _tool, check in seen}  # a line for every tool carried one of them
+        # Each carried finding used the line that carried it: its tool's own, else the one for every tool.
+        seen = {allow_entry(self.settings.allow, name, check) for name, check in carried}
         # A break is acknowledged for the runs that compare with a base: the others cannot need the line.
         unjudged = set() if self.settings.against is not None else {"breaking-change"}
         self.report.stale_allowed = sorted(
@@ -774,7 +783,13 @@ class ReportPlugin:
         )
         listed = self.report.servers.get(self.report.main, {}).values()
         server = self.settings.server
-        self.report.blind = (config.stash[POOL].observed.blind(server) or "") if server is not None else ""
+        why = config.stash[POOL].observed.blind(server) if server is not None else None
+        if why is not None:
+            from pytest_mcp_contract._servers.kinds import as_target
+
+            # Naming it in process helps a Python server started as a command, not one in process already.
+            python = self.report.language == "python" and as_target(server).external
+            self.report.blind = messages.no_call_seen(why, python=python)
         self.report.not_called = sorted(
             tool.name for tool in listed if tool.schema is not None and not tool.tally.calls
         )

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 import anyio
 import mcp_types
 from mcp_types.methods import parse_server_result
-from pydantic import RootModel, TypeAdapter
+from pydantic import RootModel, TypeAdapter, ValidationError
 
 from pytest_mcp_contract._sdk.release import MAJOR, MODERN
 
@@ -178,12 +178,15 @@ class _Modern:
             answer: Answer = await session.send_request(request, _answers())
             return answer
         raw: dict[str, Any] = await session.send_request(request, _as_sent())
-        result_type = raw.get("resultType")
-        if not isinstance(result_type, str) or result_type in CORE_RESULT_TYPES:
-            return _answers().validate_python(raw, by_name=False)
+        result_type = str(raw.get("resultType", ""))
         claim = _claims(self.client.extensions, self.protocol_version).get(result_type)
-        if claim is None:
-            return Claimed(result_type, None)
+        if claim is None:  # read as the SDK's client reads it: by the core's models
+            try:
+                return _answers().validate_python(raw, by_name=False)
+            except ValidationError:
+                if not result_type or result_type in CORE_RESULT_TYPES:
+                    raise  # the core's shape, broken: the server's
+                return Claimed(result_type, None)  # an extension's shape no extension given finishes
         from mcp.client import ClaimContext
 
         claimed = claim.model.model_validate(raw, by_name=False)
@@ -192,7 +195,10 @@ class _Modern:
 
 
 def _claims(extensions: Any, version: str | None) -> dict[str, Any]:
-    """The result types the client's extensions claim at ``version``: result type -> its ``ResultClaim``."""
+    """The result types the client's extensions claim at ``version``: result type -> its ``ResultClaim``
+    (none before 2026-07-28: a claimed shape cannot come on a legacy wire)."""
+    if version is None or version < MODERN:
+        return {}
     found: dict[str, Any] = {}
     for extension in extensions or ():
         for claim in extension.claims():

@@ -287,8 +287,10 @@ def is_server(candidate: object) -> bool:
 def server_attributes(value: object) -> list[str]:
     """The attributes of ``value`` that hold a server (an app object whose ``.mcp`` is the server), read
     from its own and its class's namespace: no property is run to find them."""
-    found = dict(getattr(type(value), "__dict__", {}))
-    found.update(getattr(value, "__dict__", {}) if not isinstance(value, type) else {})
+    owners = [*reversed(value.__mro__)] if isinstance(value, type) else [*reversed(type(value).__mro__), value]
+    found: dict[str, object] = {}
+    for owner in owners:  # a class's own attributes, its bases', and then the instance's, which win
+        found.update(vars(owner) if hasattr(owner, "__dict__") else {})
     return sorted(name for name, held in found.items() if not name.startswith("__") and is_server(held))
 
 

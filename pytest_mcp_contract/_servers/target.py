@@ -145,7 +145,13 @@ def _made(found: Callable[..., object], call: factory.Call, module_part: str, li
     except Exception as error:
         doing = f"entering what {shown} returned (its lifespan)" if step == "entering what" else f"{step} {shown}"
         raise TargetError(f"{doing} raised {type(error).__name__}:\n{_user_traceback(error)}") from None
-    server = call.follow(made)
+    try:
+        server = call.follow(made)
+    except Exception as error:  # a property that raises: the author's code, told as a factory's failure is
+        read = ".".join(call.attributes)
+        raise TargetError(
+            f"reading .{read} of what {shown} {gave} raised {type(error).__name__}:\n{_user_traceback(error)}"
+        ) from None
     if not is_server(server):
         read = ".".join(call.attributes)
         what = "yield" if gave != "returned" else "return"

@@ -296,7 +296,8 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
     if listing.findings or not tools:
         from pytest_mcp_contract._servers.kinds import server_label
 
-        empty = messages.no_tools(server_label(settings.server), listing.version) if not tools else None
+        label = server_label(settings.server)
+        empty = messages.no_tools(label, listing.version, left_out=bool(listing.findings)) if not tools else None
         item = ContractItem.from_parent(
             suite, name="listing", callobj=_listing_test(listing.findings, settings, empty=empty)
         )
@@ -406,9 +407,14 @@ def _send(client: McpContract, case: Case) -> Answer | Refusal:
 def _violations(client: McpContract, case: Case, outcome: Outcome) -> list[Violation]:
     """What ``outcome`` broke, judged by ``client``'s session under its version's rules, not yet sorted by
     the item's expectations (the caller sorts once per call sent). What the tool's listing breaks is not
-    the call's doing: its ``checks[TOOL]`` item says it, once."""
+    the call's doing: its ``checks[TOOL]`` item says it, once, unless the case expects it."""
     __tracebackhide__ = True
-    judged = client.session.verdict(case.tool, case.arguments, outcome, expect_error=False, listed=False, sort=False)
+    session = client.session
+    # A case that expects a finding of the listing's (a known schema defect) is judged with them, so it is met.
+    tool = client.tools.get(case.tool)
+    listing = session.tool_violations(tool) if tool is not None else []
+    listed = any(expected.covers(found) for found in listing for expected in case.expectations)
+    judged = session.verdict(case.tool, case.arguments, outcome, expect_error=False, listed=listed, sort=False)
     if judged.client_side is not None:
         judged.settle()  # the case's client, not the server: raised as for a test's call
     return judged.found

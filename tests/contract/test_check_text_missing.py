@@ -31,36 +31,41 @@ def _text(text: str) -> types.TextContent:
 
 
 @pytest.mark.parametrize(
-    ("schema", "structured", "blocks", "said"),
+    ("schema", "structured", "blocks", "at", "said"),
     [
-        (N, {"n": 1}, [], 'content is empty, but structured_content holds {"n": 1}'),
-        (N, {"n": 1}, [_text("")], 'content\'s only text block is empty, but structured_content holds {"n": 1}'),
-        (N, {"n": 1}, [_text(" \n")], 'content\'s only text block is empty, but structured_content holds {"n": 1}'),
-        (
-            N,
-            {"n": 1},
-            [_text(""), _text("")],
-            'content\'s text blocks are all empty, but structured_content holds {"n": 1}',
-        ),
-        (N, {"n": 1}, [IMAGE], 'content has no text block, but structured_content holds {"n": 1}'),
-        (WRAPPED, {"result": 7}, [], 'content is empty, but structured_content holds {"result": 7}'),
-        (
-            WRAPPED,
-            {"result": 7},
-            [_text("")],
-            'content\'s only text block is empty, but structured_content holds {"result": 7}',
-        ),
-        (WRAPPED_LIST, {"result": [{"a": 1}]}, [_text("")], "content's only text block is empty, but *"),
+        (N, {"n": 1}, [], "", 'content is empty, but structured_content holds {"n": 1}'),
+        (N, {"n": 1}, [_text("")], "", 'content\'s only text block is empty, but structured_content holds {"n": 1}'),
+        (N, {"n": 1}, [_text(" \n")], "", 'content\'s only text block is blank, but structured_content holds {"n": 1}'),
+        (N, {"n": 1}, [_text(""), _text("")], "", "content's text blocks are all empty, but *"),
+        (N, {"n": 1}, [IMAGE], "", 'content has no text block, but structured_content holds {"n": 1}'),
+        (WRAPPED, {"result": 7}, [], "", 'content is empty, but structured_content holds {"result": 7}'),
+        (WRAPPED, {"result": 7}, [_text("")], "", "content's only text block is empty, but *"),
+        (WRAPPED_LIST, {"result": [{"a": 1}]}, [_text("")], "", "content's only text block is empty, but *"),
     ],
     ids=["no-block", "empty", "blank", "two-empty", "image-only", "wrapped-no-block", "wrapped-empty", "records-empty"],
 )
 def test_structured_data_no_text_tells_is_text_missing(
-    schema: dict[str, Any], structured: Any, blocks: list[Any], said: str
+    schema: dict[str, Any], structured: Any, blocks: list[Any], at: str, said: str
 ) -> None:
     [(check, path, message)] = _found(schema, structured, blocks)
-    assert (check, path) == ("text-missing", "")
+    assert (check, path) == ("text-missing", at)
     assert message.endswith(": the model sees none of the data")
     assert message.startswith(said.removesuffix("*"))
+
+
+@pytest.mark.parametrize(
+    ("structured", "blocks"),
+    [
+        ({"result": None}, [_text("")]),  # no data: the SDK change that sends one empty text block
+        ({"result": []}, [_text("")]),
+        ({}, []),
+        ({"a": None, "b": []}, [_text("")]),
+        ({"image": IMAGE.model_dump(mode="json", by_alias=True), "caption": None}, [IMAGE]),  # null says nothing
+    ],
+    ids=["wrapped-null", "wrapped-empty-list", "empty-object", "nothing-but-nulls", "image-with-null-caption"],
+)
+def test_data_that_holds_nothing_to_tell_owes_no_text(structured: Any, blocks: list[Any]) -> None:
+    assert _found({"type": "object"}, structured, blocks) == []
 
 
 @pytest.mark.parametrize(
@@ -126,5 +131,22 @@ def test_one_allow_line_carries_it_for_every_tool(project: Project) -> None:
         [
             "allowed violations: empty_text:text-missing x1 (our clients read structured_content only (SEP-3279)); "
             "no_text:text-missing x1 (our clients read structured_content only (SEP-3279))"
+        ]
+    )
+
+
+def test_a_line_for_every_tool_that_no_finding_needed_is_named_stale(project: Project) -> None:
+    # empty_text's own line carries its finding: the line for every tool carried nothing.
+    project.configure(
+        target("wire"),
+        mcp_contract_allow="\n    empty_text:text-missing  # one tool's own\n    *:text-missing  # every tool's",
+    )
+    project.tests('def test_empty(mcp_contract):\n    mcp_contract.call_tool("empty_text")\n')
+    result = project.run()
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "allowed violations: empty_text:text-missing x1 (one tool's own)",
+            "stale mcp_contract_allow lines (nothing needed them; remove them): *:text-missing",
         ]
     )

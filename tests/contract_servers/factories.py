@@ -156,3 +156,13 @@ def create_app(name: str = "web") -> App:
 
 
 application = App("module-level")
+
+
+class Registry:
+    """Holds its server as a class attribute, inherited by its subclasses."""
+
+    mcp = create_server()
+
+
+class LocalRegistry(Registry):
+    pass

@@ -277,6 +277,13 @@ BAD_FACTORIES = [
         id="object-holding-the-server",
     ),
     pytest.param(
+        "LocalRegistry",
+        f"LocalRegistry in {FACTORIES} is the class LocalRegistry, not an MCPServer, a low-level mcp.server.Server, a "
+        "FastMCP server or a zero-argument callable returning one. Its attribute 'mcp' holds one: name it in the "
+        f"target, {FACTORIES}:LocalRegistry.mcp",
+        id="class-holding-the-server",
+    ),
+    pytest.param(
         "create_server(zone='UTC')",
         f"calling create_server(zone='UTC') from {FACTORIES} raised TypeError:\n"
         "TypeError: create_server() got an unexpected keyword argument 'zone'",

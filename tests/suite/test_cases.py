@@ -386,3 +386,9 @@ def test_a_schema_defect_fails_the_checks_item_only_and_a_call_once_counts_once(
             "tool calls checked: 1, violations: 0",
         ]
     )
+    # A case that expects the defect (kept as an assertion) is judged with it, and so met.
+    cases = project.pytester.path / "cases.toml"
+    cases.write_text(cases.read_text() + 'violations = ["output-schema-invalid"]\n')
+    known = project.run("-k", "call", "-p", "no:randomly")
+    known.assert_outcomes(passed=1, deselected=2)
+    known.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 expected)"])

@@ -109,15 +109,15 @@ def test_snapshots_git_ignores_are_named_with_the_rule_at_update(weather: Projec
     result.assert_outcomes(passed=4)
     said = (
         "snapshots git ignores: mcp_contract_snapshots/weather/get_weather.json and 1 more (by .gitignore:2:*.json): "
-        "no commit holds them, so no review sees a schema change. Add the line !mcp_contract_snapshots/** after "
-        "that rule (or stop ignoring the folder), then git add mcp_contract_snapshots"
+        "no commit holds them, so no review sees a schema change. Add the line !/mcp_contract_snapshots/** to "
+        ".gitignore after that rule (or stop ignoring the folder), then git add mcp_contract_snapshots"
     )
     result.stdout.fnmatch_lines([said])
     weather.run("-q", "--snapshot-update").stdout.fnmatch_lines(
         ["mcp contract: 2 tools; schema snapshots 2 matched; *", said]
     )
     assert "git ignores" not in weather.run().stdout.str()  # said where snapshots are written
-    (path / ".gitignore").write_text("__pycache__/\n*.json\n!mcp_contract_snapshots/**\n")
+    (path / ".gitignore").write_text("__pycache__/\n*.json\n!/mcp_contract_snapshots/**\n")  # as it says
     assert "git ignores" not in weather.run("--snapshot-update").stdout.str()
 
 
