@@ -687,21 +687,14 @@ class ReportPlugin:
         ``.gitignore``), each with the rule that ignores it: a snapshot nobody commits guards nothing."""
         if not (config.getoption("update_snapshots", False) or config.getoption("update_new_snapshots_only", False)):
             return
-        from pytest_mcp_contract._run.gitbase import ignored
+        from pytest_mcp_contract._run.gitbase import ignored, unignoring
 
         files = {config.rootpath / tool.schema.file for tool in self.report._all() if tool.schema and tool.schema.file}
         rules = ignored(sorted(path for path in files if path.exists()), config.rootpath)
         if rules:
             folder = shown_path(self.settings.snapshot_dir, config)
             shown = {rule: [shown_path(path, config) for path in paths] for rule, paths in rules.items()}
-            # The line that un-ignores them, written where the first rule is: a .gitignore's patterns are
-            # relative to its own folder (a rule from elsewhere, .git/info/exclude or a global file, gets none).
-            source = Path(min(rules).split(":", 1)[0])
-            home = (config.rootpath / source).parent
-            negation = None
-            if source.name == ".gitignore" and self.settings.snapshot_dir.resolve().is_relative_to(home.resolve()):
-                inside = self.settings.snapshot_dir.resolve().relative_to(home.resolve()).as_posix()
-                negation = (f"!/{inside}/**", str(source))
+            negation = unignoring(min(rules), self.settings.snapshot_dir, config.rootpath)
             self.report.ignored = messages.ignored_snapshots(shown, folder, negation)
 
     def _note_removed(self, config: pytest.Config) -> None:

@@ -129,6 +129,17 @@ def ignored(paths: list[Path], cwd: Path) -> dict[str, list[Path]]:
     return rules
 
 
+def unignoring(rule: str, folder: Path, cwd: Path) -> tuple[str, str] | None:
+    """The line that un-ignores ``folder``'s files after ``rule`` (as :func:`ignored` names it), and the file it
+    goes in: a ``.gitignore``'s patterns are relative to its own folder. ``None`` for a rule from elsewhere
+    (``.git/info/exclude``, a global file), or one whose folder does not hold ``folder``."""
+    source = Path(rule.split(":", 1)[0])
+    home = (cwd / source).parent.resolve()
+    if source.name != ".gitignore" or not folder.resolve().is_relative_to(home):
+        return None
+    return f"!/{folder.resolve().relative_to(home).as_posix()}/**", str(source)
+
+
 def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
 

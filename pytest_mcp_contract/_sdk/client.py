@@ -145,6 +145,8 @@ async def _open_modern(
 class _Modern:
     def __init__(self, client: Any) -> None:
         self.client = client
+        self._claimed: dict[str, Any] | None = None
+        """The result types its extensions claim at the negotiated version, read at the first call."""
 
     @property
     def session(self) -> Any:
@@ -179,7 +181,9 @@ class _Modern:
             return answer
         raw: dict[str, Any] = await session.send_request(request, _as_sent())
         result_type = str(raw.get("resultType", ""))
-        claim = _claims(self.client.extensions, self.protocol_version).get(result_type)
+        if self._claimed is None:  # the extensions and the version are fixed once the session is open
+            self._claimed = _claims(self.client.extensions, self.protocol_version)
+        claim = self._claimed.get(result_type)
         if claim is None:  # read as the SDK's client reads it: by the core's models
             try:
                 return _answers().validate_python(raw, by_name=False)

@@ -302,6 +302,12 @@ def test_a_case_that_may_write_reaches_the_server_once_whatever_versions_are_off
     assert calls == {"create_branch": 1, "show_branch": 2, "reset_branch": 2}
 
 
+def _one_case(project: Project, module: str, tool: str, arguments: str) -> None:
+    """Configure ``module``.py's ``mcp`` with the suite and a cases file of one call of ``tool``."""
+    (project.pytester.path / "cases.toml").write_text(f'[[case]]\ntool = "{tool}"\narguments = {arguments}\n')
+    project.configure(f"{module}.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+
+
 def test_one_answer_is_judged_under_every_version_it_is_read_for(project: Project) -> None:
     # A tool that may write, whose answer breaks the mirror rule: called once, the violation holds for
     # both versions (no version named), as a replay under each would have found.
@@ -319,8 +325,7 @@ def test_one_answer_is_judged_under_every_version_it_is_read_for(project: Projec
             )
         """
     )
-    (project.pytester.path / "cases.toml").write_text('[[case]]\ntool = "book"\narguments = { amount = 3 }\n')
-    project.configure("ledger.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    _one_case(project, "ledger", "book", "{ amount = 3 }")
     result = project.run("-k", "call", "-p", "no:randomly")
     result.assert_outcomes(failed=1, deselected=2)
     result.stdout.fnmatch_lines(["[[]content-mismatch[]] at /amount", "called once, as they may write: book (*"])
@@ -344,8 +349,7 @@ def test_a_version_the_one_answer_says_nothing_of_is_left_out_of_the_label(proje
             return ToolResult(content=[TextContent(type="text", text='{"n": 2}')], structured_content={"n": n})
         """
     )
-    (project.pytester.path / "cases.toml").write_text('[[case]]\ntool = "bump"\narguments = { n = 1 }\n')
-    project.configure("counter.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    _one_case(project, "counter", "bump", "{ n = 1 }")
     result = project.run("-k", "call", "-p", "no:randomly")
     result.assert_outcomes(failed=1, deselected=2)
     result.stdout.fnmatch_lines(
@@ -374,8 +378,7 @@ def test_a_schema_defect_fails_the_checks_item_only_and_a_call_once_counts_once(
             return Note(n=n, label="kept")
         """
     )
-    (project.pytester.path / "cases.toml").write_text('[[case]]\ntool = "save"\narguments = { n = 1 }\n')
-    project.configure("notes.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    _one_case(project, "notes", "save", "{ n = 1 }")
     result = project.run("--snapshot-update", "-v", "-p", "no:randomly")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(
