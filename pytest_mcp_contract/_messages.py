@@ -144,14 +144,11 @@ def lifespan_exit_failed(factory: str, error: str) -> str:
     )
 
 
-def suite_lost_to_fixture(where: Sequence[str]) -> str:
-    """The header's and the summary's word when the server comes only from a fixture override: the
-    suite lists the tools while pytest collects, before any fixture can run."""
+def header_fixture_server(where: Sequence[str]) -> str:
+    """The header's line when no target is configured and a conftest's fixture gives the server."""
     return (
-        f"not generated: the server comes from the mcp_contract_server fixture in {', '.join(where)}, "
-        "and the suite lists the tools while pytest collects, before any fixture runs. For the suite, its "
-        "snapshots and 'tools not called', name the server as a target instead; a server a function builds "
-        "is named by calling it: mcp_contract_server = package.module:create_server(ARGS…)"
+        f"mcp-contract: server from the mcp_contract_server fixture in {', '.join(where)} "
+        "(the contract suite's items get it there too, when they run)"
     )
 
 
@@ -664,14 +661,8 @@ def restart_limit(server: str, limit: int, last: str, *, started: bool) -> str:
     )
 
 
-def failed_before(server: str, where: str, first: str, *, whole: bool = False) -> str:
-    """A server that already failed to open this run, asked for again. ``whole``: ``first`` is the
-    whole story, told here because ``where`` (the suite's listing) may never run (-x, -k)."""
-    if whole:
-        return (
-            f"{server} could not be opened for {where}, so it is not started again. It failed with:\n{first}\n"
-            "Fix that, then rerun."
-        )
+def failed_before(server: str, where: str, first: str) -> str:
+    """A server that already failed to open this run, asked for again."""
     first = first if len(first) <= 300 else first[:299] + "…"
     return (
         f"{server} could not be opened for {where}, so it is not started again: {first} "
@@ -682,8 +673,10 @@ def failed_before(server: str, where: str, first: str, *, whole: bool = False) -
 # --- snapshots -------------------------------------------------------------------------------------
 
 
-def _update(tool: str) -> str:
-    return f"pytest --snapshot-update -k {keyword(tool)}"
+def _update(tool: str, listing: str = "") -> str:
+    """The command that rewrites a tool's snapshot: its schema item's, or (``listing``: a tool the suite was
+    collected without has none) the listing item's, which writes it."""
+    return f"pytest --snapshot-update {listing}" if listing else f"pytest --snapshot-update -k {keyword(tool)}"
 
 
 def keyword(tool: str) -> str:
@@ -700,18 +693,18 @@ def snapshot_missing(tool: str, shown: str) -> str:
     return f"tool {tool!r} has no schema snapshot yet ({shown}).\nRecord it with: {_update(tool)}"
 
 
-def snapshot_unreadable(tool: str, shown: str, what: str) -> str:
-    """``what``: ``not UTF-8 text (…)`` or ``not valid JSON (…)``."""
+def snapshot_unreadable(tool: str, shown: str, what: str, *, listing: str = "") -> str:
+    """``what``: ``not UTF-8 text (…)`` or ``not valid JSON (…)``; ``listing``: see :func:`_update`."""
     return (
         f"the snapshot file {shown} of tool {tool!r} is {what}.\n"
-        f"It was left as it is. Repair it by hand, or rewrite it from the server with: {_update(tool)}"
+        f"It was left as it is. Repair it by hand, or rewrite it from the server with: {_update(tool, listing)}"
     )
 
 
-def snapshot_not_written(tool: str, shown: str, reason: str) -> str:
+def snapshot_not_written(tool: str, shown: str, reason: str, *, listing: str = "") -> str:
     return (
         f"the snapshot of tool {tool!r} could not be written to {shown}: {reason}. Nothing was updated; "
-        f"make the file writable (ls -l, lsattr), then rerun {_update(tool)}"
+        f"make the file writable (ls -l, lsattr), then rerun {_update(tool, listing)}"
     )
 
 
@@ -802,11 +795,58 @@ def no_tools(server: str, version: str, *, left_out: bool = False) -> str:
     )
 
 
-def no_longer_listed(tool: str) -> str:
-    return f"tool {tool!r} was listed when the suite was collected, but not any more"
+def no_longer_listed(tool: str, *, updating: bool = False, owner: bool = True) -> str:
+    """A tool with a snapshot the server no longer lists (``updating``: the run deletes its snapshot; not the
+    ``owner``: an item of the tool's other than its schema item, which tells it)."""
+    if updating:
+        return f"tool {tool!r} is no longer listed: --snapshot-update deletes its snapshot"
+    if not owner:
+        return f"tool {tool!r} is no longer listed (its schema item fails for it)"
+    return (
+        f"tool {tool!r} has a snapshot, but the server no longer lists it: every client that calls it breaks. "
+        "If it was removed on purpose, delete its snapshot with: pytest --snapshot-update"
+    )
 
 
-def schema_changed(tool: str, counts: Sequence[tuple[str, int]], changes: Iterable[str], diff: str, shown: str) -> str:
+def snapshots_missing(tools: Sequence[str], folder: str, listing: str) -> str:
+    """Tools listed with no snapshot file (new, or the first run): the ``listing`` item checked them."""
+    names = ", ".join(map(repr, tools[:5])) + (f" and {len(tools) - 5} more" if len(tools) > 5 else "")
+    if len(tools) == 1:
+        return (
+            f"tool {names} has no schema snapshot in {folder} yet (its tool checks ran here).\n"
+            f"Record it with: pytest --snapshot-update {listing}; from then on it has items of its own."
+        )
+    return (
+        f"{len(tools)} tools have no schema snapshot in {folder} yet: {names} (their tool checks ran here).\n"
+        f"Record them with: pytest --snapshot-update {listing}; from then on each has items of its own."
+    )
+
+
+def unlisted_under(version: str, problem: str) -> str:
+    """A protocol version offered whose session could not open or list the tools."""
+    return f"offering protocol version {version}, the tools could not be listed: {problem}"
+
+
+def folder_moved(collected: str, now: str) -> str:
+    """The server's snapshots belong in another folder than the one the suite was collected from."""
+    return (
+        f"the suite was collected from the snapshots in {collected}, but the server's snapshots belong in {now} "
+        "(the name it gives at initialize decides it). Run pytest again: it collects from the new folder. "
+        f"Move the files there (or record them anew with --snapshot-update), and delete {collected}."
+    )
+
+
+def case_tool_unlisted(source: str, tool: str, listed: Sequence[str]) -> str:
+    """A case of the cases file whose tool the server does not list."""
+    return (
+        f"mcp_contract_cases {source}: tool {tool!r} is not listed by the server "
+        f"(it lists {', '.join(listed) or 'no tools'}). Fix the case's tool, or drop the case."
+    )
+
+
+def schema_changed(
+    tool: str, counts: Sequence[tuple[str, int]], changes: Iterable[str], diff: str, shown: str, *, listing: str = ""
+) -> str:
     """A snapshot that differs: the changes counted by kind and listed, then the file's diff."""
     changes = list(changes)
     if changes:
@@ -816,7 +856,7 @@ def schema_changed(tool: str, counts: Sequence[tuple[str, int]], changes: Iterab
         lines = [f"the snapshot of tool {tool!r} differs only in layout (key order, indentation)."]
     lines += ["", f"Diff of {shown} (- snapshot, + server):", diff.rstrip("\n"), ""]
     lines.append(
-        f"If the change is intended, accept it with: {_update(tool)} (then commit the file); "
+        f"If the change is intended, accept it with: {_update(tool, listing)} (then commit the file); "
         "otherwise undo the change to the tool."
     )
     return "\n".join(lines)
@@ -941,21 +981,16 @@ def fuzz_not_fuzzed(tool: str, *, destructive: bool) -> str:
     )
 
 
-def fuzz_header(fuzzed: int, skipped: int, *, writes: bool) -> str:
-    """The header's line on which of the listed tools fuzzing calls."""
+def fuzz_header(*, writes: bool) -> str:
+    """The header's line on which tools fuzzing calls (the header comes before any server is started)."""
     if writes:
         return (
             f"mcp-contract: fuzzing every tool, also those that may write, delete or send ({FUZZ_WRITES_LINE}): "
             "a throwaway server and data only"
         )
-    if not skipped:
-        return (
-            f"mcp-contract: fuzzing each of the server's {fuzzed} tool{'s' * (fuzzed != 1)} (each says "
-            "readOnlyHint: true or is in mcp_contract_fuzz_allow)"
-        )
     return (
-        f"mcp-contract: fuzzing {fuzzed} of the server's {fuzzed + skipped} tools; {skipped} may write (they do not "
-        "say readOnlyHint: true) and are skipped, each named in the summary with the line that fuzzes it"
+        "mcp-contract: fuzzing each tool that says readOnlyHint: true or is in mcp_contract_fuzz_allow; "
+        "the summary names each tool skipped, with the line that fuzzes it"
     )
 
 

@@ -6,6 +6,7 @@ imported until a server is configured or a fixture is used.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -31,12 +32,11 @@ from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper
 from pytest_mcp_contract._servers.lifespans import Lifespans
 from pytest_mcp_contract._servers.names import ServerNames
-from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE
+from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, FOLDER_FIXTURE
 from pytest_mcp_contract._suite.unused import UnusedSnapshots, serving
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Generator
-    from pathlib import Path
 
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
@@ -64,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings = read_settings(config, lifespans, load=load)
     add_markers(config)
     suite.check_syrupy(config, settings)
+    suite.check_cases(settings)
     config.stash[SETTINGS] = settings
     config.stash[UNUSED] = UnusedSnapshots()
     config.stash[RESTORE_SIGNALS] = reaper.interrupt_on_termination()
@@ -74,6 +75,7 @@ def pytest_configure(config: pytest.Config) -> None:
         ("mcp_contract_calls", calls.CallsPlugin()),
         ("mcp_contract_stderr", StderrPlugin()),
         ("mcp_contract_xdist", xdist.XdistPlugin()),
+        ("mcp_contract_listing", suite.ListingRecords(config.stash[UNUSED])),
     ]:
         config.pluginmanager.register(plugin, name)
     github.register(config, report)  # under GitHub Actions only
@@ -87,15 +89,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Check the callbacks the hook gives the configured server, watch its answers to any client (in
-    process), and list its tools once, if this run has the generated suite (``_plugin/suite``)."""
+    """Check the callbacks the hook gives the configured server, and watch its answers to any client (in
+    process). Nothing starts it: the generated suite is collected from the snapshots (``_plugin/suite``)."""
     config = session.config
     server = config.stash[SETTINGS].server
     if server is not None:
         # A wrong answer of the callbacks hook stops the run here, as a usage error, not in every test.
         config.stash[POOL].callbacks(server)
         config.stash[POOL].observed.watch(server)  # its answers to the tests' own clients are judged too
-    suite.list_tools(session)
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m/-k deselection and syrupy's bookkeeping see the items
@@ -142,9 +143,9 @@ def mcp_contract_server(request: pytest.FixtureRequest) -> object:
 
     A ``@pytest.mark.mcp_contract_server(target)`` marker on the test, its class or module picks
     another one. Or override this fixture in a ``conftest.py`` (any scope) to return the server
-    object yourself; a different server in a sub-folder gets its own session. With no target
-    configured, an override has no generated suite (the suite lists the tools at collection, before
-    fixtures run), and the header and summary say so: a factory target keeps it.
+    object yourself; a different server in a sub-folder gets its own session. The generated suite's
+    items take their server from this fixture too (the shallowest conftest's override), so no target
+    is needed for it.
     """
     named = request.node.stash.get(MARKED_SERVER, None)
     if named is not None:
@@ -179,16 +180,24 @@ async def mcp_contract_async(
 
 
 @pytest.fixture(name=CLIENT_FIXTURE)
-def _mcp_contract_suite_client(request: pytest.FixtureRequest) -> McpContract:
-    """The generated suite's client: the configured server, whatever a conftest overrides."""
-    return clients.suite_client(request)
+def _mcp_contract_suite_client(request: pytest.FixtureRequest, mcp_contract_server: object) -> McpContract:
+    """The generated suite's client: to the server ``mcp_contract_server`` gives its items (a conftest's too)."""
+    return clients.suite_client(request, mcp_contract_server)
 
 
 @pytest.fixture(name=CLIENTS_FIXTURE)
 def _mcp_contract_suite_clients(
-    request: pytest.FixtureRequest, _mcp_contract_suite_client: McpContract
+    request: pytest.FixtureRequest, mcp_contract_server: object, _mcp_contract_suite_client: McpContract
 ) -> dict[str, McpContract | str]:
     """The generated suite's clients, one per protocol version offered: the first is the suite's
-    client; one that could not open stands as the reason (its ``listing[version]`` item fails). A
+    client; one that could not open stands as the reason (the ``listing`` item fails). A
     version the first client's server answered with already gets no session of its own."""
-    return clients.suite_clients(request, _mcp_contract_suite_client)
+    return clients.suite_clients(request, mcp_contract_server, _mcp_contract_suite_client)
+
+
+@pytest.fixture(name=FOLDER_FIXTURE)
+def _mcp_contract_suite_folder(
+    request: pytest.FixtureRequest, mcp_contract_server: object, _mcp_contract_suite_client: McpContract
+) -> Path:
+    """The generated suite's snapshot folder, named once its server's session told the name."""
+    return clients.suite_folder(request, mcp_contract_server)

@@ -307,14 +307,21 @@ def plain(project: Project) -> Project:
     return project
 
 
-def listing_failure(project: Project) -> str:
-    """What the suite's listing item says when the server cannot be reached (the run's one failure)."""
-    result = project.run()
-    result.assert_outcomes(passed=1, failed=1)
+def setup_error(result: pytest.RunResult, item: str) -> str:
+    """What an item's set-up failed with (the suite's items open their client to the server there)."""
     lines = result.stdout.lines
-    start = next(index for index, line in enumerate(lines) if line.startswith("_") and " listing " in line)
-    end = next(index for index in range(start + 1, len(lines)) if lines[index].startswith("="))
+    start = lines.index(next(line for line in lines if line.startswith("_") and f" ERROR at setup of {item} " in line))
+    ends = ("=", "_", "--")  # the next section, the next item's, or a captured section
+    end = next(index for index in range(start + 1, len(lines)) if lines[index].startswith(ends))
     return "\n".join(lines[start + 1 : end]).strip()
+
+
+def listing_error(project: Project) -> str:
+    """What the suite's listing item says when the server cannot be reached: the run's one error, at the
+    item's set-up, where its client to the server is opened."""
+    result = project.run()
+    result.assert_outcomes(passed=1, errors=1)
+    return setup_error(result, "listing")
 
 
 PURE_PLACES = ("contract/", "suite/test_schemadiff.py", "fuzz/test_fuzz_strategies.py")

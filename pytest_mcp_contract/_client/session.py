@@ -60,7 +60,7 @@ from pytest_mcp_contract._sdk.client import Claimed, SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, explain
 from pytest_mcp_contract._sdk.tap import NotAMessage, WireTap
 from pytest_mcp_contract._sdk.wire import read_result, wire_result
-from pytest_mcp_contract._servers.kinds import Connection, as_target, server_label, server_name
+from pytest_mcp_contract._servers.kinds import Connection, as_target, own_name, server_label, server_name
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
@@ -476,6 +476,11 @@ class ContractSession:
     def server_name(self) -> str:
         """What the run files the server under (``_servers.kinds.server_name``), from the run's record of names."""
         return server_name(self.server, self.names)
+
+    @property
+    def own_name(self) -> str:
+        """The name the server gives itself (``_servers.kinds.own_name``), which :attr:`server_name` may not be."""
+        return own_name(self.server, self.names)
 
     # --- sync steps: pure bookkeeping and checks ---------------------------------------------------
 

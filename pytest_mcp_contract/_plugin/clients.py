@@ -18,6 +18,7 @@ from pytest_mcp_contract._plugin.stderr import add_test_connection
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
+    from pathlib import Path
 
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
@@ -75,15 +76,15 @@ async def own_session(request: pytest.FixtureRequest, server: object) -> AsyncIt
         yield contract
 
 
-def suite_client(request: pytest.FixtureRequest) -> McpContract:
-    """The generated suite's client: the configured server, whatever a conftest overrides."""
-    server = request.config.stash[SETTINGS].server
-    if server is None:
-        pytest.fail(messages.NO_SERVER, pytrace=False)
+def suite_client(request: pytest.FixtureRequest, server: object) -> McpContract:
+    """The generated suite's client, to the server the ``mcp_contract_server`` fixture gives its items."""
+    check_server(server)
     return pooled(request, server)
 
 
-def suite_clients(request: pytest.FixtureRequest, first_client: McpContract) -> dict[str, McpContract | str]:
+def suite_clients(
+    request: pytest.FixtureRequest, server: object, first_client: McpContract
+) -> dict[str, McpContract | str]:
     """The suite's clients, one per protocol version offered; ``first_client`` is the first's. One that
     could not open stands as the reason; a version the first's server answered with gets no other."""
     from pytest_mcp_contract._client.session import SessionError
@@ -95,7 +96,17 @@ def suite_clients(request: pytest.FixtureRequest, first_client: McpContract) -> 
         if version == first_client.protocol_version:  # answered already, by the first
             continue
         try:
-            clients[version] = request.config.stash[POOL].get(request, settings.server, version)
+            clients[version] = request.config.stash[POOL].get(request, server, version)
         except SessionError as error:
             clients[version] = str(error)
     return clients
+
+
+def suite_folder(request: pytest.FixtureRequest, server: object) -> Path:
+    """The suite's server's snapshot folder, now that its session told its name (kept for the next collection)."""
+    from pytest_mcp_contract._suite.known import settle_folder
+
+    option = request.config.option
+    updating = bool(getattr(option, "update_snapshots", False) or getattr(option, "update_new_snapshots_only", False))
+    pool = request.config.stash[POOL]
+    return settle_folder(request.config, request.config.stash[SETTINGS], server, pool, updating=updating)

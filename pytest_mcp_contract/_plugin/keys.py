@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._servers.kinds import Connection
     from pytest_mcp_contract._servers.lifespans import Lifespans
     from pytest_mcp_contract._servers.names import ServerNames
-    from pytest_mcp_contract._suite.items import ContractSuite, Listing
+    from pytest_mcp_contract._suite.items import ContractSuite
     from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 # --- per run (config.stash) ----------------------------------------------------------------------
@@ -34,8 +34,6 @@ CURRENT_ITEM: Final[pytest.StashKey[pytest.Item | None]] = pytest.StashKey()
 """The running test, whose markers judge the calls made now."""
 MARKED_SERVERS: Final[pytest.StashKey[dict[str, object]]] = pytest.StashKey()
 """Each target an ``mcp_contract_server`` marker names, loaded once per run."""
-LISTING: Final[pytest.StashKey[Listing | str]] = pytest.StashKey()
-"""The configured server's tools for the generated suite, or why they could not be listed."""
 SUITE_NODE: Final[pytest.StashKey[ContractSuite]] = pytest.StashKey()
 """The suite's node pytest made at the ini file; it may make it without collecting it (its ``collected``)."""
 UNUSED: Final[pytest.StashKey[UnusedSnapshots]] = pytest.StashKey()

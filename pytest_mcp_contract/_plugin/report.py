@@ -24,7 +24,7 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import allow_entry, allow_reason
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._plugin.coverage import markdown_lines, watched
-from pytest_mcp_contract._plugin.keys import COVERAGE, LISTING, POOL, SERVER_NAMES, SETTINGS, UNUSED
+from pytest_mcp_contract._plugin.keys import COVERAGE, POOL, SERVER_NAMES, SETTINGS, UNUSED
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import (
     PROPERTY,
@@ -98,6 +98,9 @@ class ContractReport:
     """The configured server's name: it comes first, and the suite's records are about it."""
     renamed: str = ""
     """The name the configured server gives itself, when it changes between processes (``main`` is its target)."""
+    main_told: bool = True
+    """Whether ``main`` is the name a session was told (a server outside this process: its listing item's
+    record, else its first schema or checks item's, which only the suite's server has)."""
     servers: dict[str, dict[str, ToolReport]] = field(default_factory=dict)
     removed: dict[str, str] = field(default_factory=dict)
     """Tools the configured server no longer lists: name -> what became of their snapshot file."""
@@ -116,10 +119,10 @@ class ContractReport:
     """Servers that went away once more after the last restart a run allows, with that limit."""
     listings: dict[str, ListingSeen] = field(default_factory=dict)
     """What the listing item of a server said (only a listing that broke the contract has one)."""
+    folder: str = ""
+    """The suite's server's snapshot folder, as its listing item found it ("": the item did not run)."""
     ignored: str = ""
     """At ``--snapshot-update``: the snapshot files git ignores, with the rules that ignore them."""
-    no_suite: str = ""
-    """Why the run has no generated suite although it is switched on (the server comes from a fixture)."""
     language: str | None = "python"
     """The configured server's language, for advice in its terms (``Target.language``)."""
     _failed: set[str] = field(default_factory=set)
@@ -137,11 +140,19 @@ class ContractReport:
             elif isinstance(seen, RestartLimit):
                 self.restart_limits[seen.server] = seen.limit
             elif isinstance(seen, ListingSeen):
-                self.listings[seen.server] = seen
+                self._listed(seen)
             elif isinstance(seen, ToolRecord):
                 self._add(seen, passed=passed)
 
+    def _listed(self, seen: ListingSeen) -> None:
+        if seen.violations or seen.allowed:
+            self.listings[seen.server] = seen
+        if seen.folder:  # the suite's server, named by its live session (on the xdist controller too)
+            self.main, self.renamed, self.folder, self.main_told = seen.server, seen.renamed, seen.folder, True
+
     def _add(self, seen: ToolRecord, *, passed: bool) -> None:
+        if not self.main_told and seen.server and isinstance(seen, SchemaSeen | ChecksSeen):
+            self.main, self.main_told = seen.server, True
         tools = self.servers.setdefault(seen.server or self.main, {})
         tool = tools.setdefault(seen.tool, ToolReport(seen.tool))
         if isinstance(seen, SchemaSeen):
@@ -186,7 +197,6 @@ class ContractReport:
             and not self.removed
             and not self.stale_allowed
             and not self.restarts
-            and not self.no_suite
             and not self.listings
             and not self.ignored
         )
@@ -229,7 +239,6 @@ class ContractReport:
     def _facts(self, *, against: bool = True) -> list[tuple[str, str]]:
         tools = self._all()
         facts = self._against_facts(tools) if against else []  # first: what a reviewer must decide on
-        facts += [("contract suite", self.no_suite)] if self.no_suite else []
         if self.renamed:
             facts.append(
                 (
@@ -626,10 +635,11 @@ def header(config: pytest.Config) -> list[str] | None:
     if settings is None:
         return None
     if settings.target is None:
-        from pytest_mcp_contract._suite.items import server_fixtures
+        from pytest_mcp_contract._suite.known import server_fixtures
 
-        places = server_fixtures(config) if settings.suite else []  # the conftest.py files read so far
-        return [f"mcp-contract: contract suite {messages.suite_lost_to_fixture(places)}"] if places else None
+        # the conftest.py files read so far, when their override gives the suite its server
+        places = [shown_path(path, config) for path in server_fixtures(config)] if settings.suite else []
+        return [messages.header_fixture_server(places)] if places else None
     lines = [
         messages.header_server(settings.target, settings.target_source, settings.scope, settings.timeout),
         messages.header_versions(settings.protocol_versions),
@@ -638,12 +648,7 @@ def header(config: pytest.Config) -> list[str] | None:
         lines.append(messages.header_against(settings.against.ref, settings.against.commit))
     if settings.fuzz:
         lines.append(messages.header_fuzz_seed(settings.fuzz, settings.fuzz_seed, chosen=settings.fuzz_seed_chosen))
-        listing = config.stash.get(LISTING, None)
-        if listing is not None and not isinstance(listing, str):  # the tools are listed before the header
-            from pytest_mcp_contract._fuzz.fuzzer import fuzzed
-
-            count = sum(fuzzed(tool, settings) for tool in listing.tools.values())
-            lines.append(messages.fuzz_header(count, len(listing.tools) - count, writes=settings.fuzz_writes))
+        lines.append(messages.fuzz_header(writes=settings.fuzz_writes))
     if settings.suite and not covers_project(config):
         lines.append(messages.SUITE_NOT_COLLECTED)
     return lines
@@ -668,19 +673,18 @@ class ReportPlugin:
         self.undeleted = False
         """A snapshot file ``--snapshot-update`` had to delete could not be."""
 
-    @pytest.hookimpl(trylast=True)  # after the plugin has listed the tools
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
-        if self.settings.server is not None:  # a server started as a command has told its name by now
-            from pytest_mcp_contract._run.paths import server_folder
-            from pytest_mcp_contract._servers.kinds import own_name, server_name
+        # The configured server's name as far as it is known before a session (the listing item's record,
+        # if it runs, names it as its live session did).
+        if self.settings.server is not None:
+            from pytest_mcp_contract._servers.kinds import as_target, own_name, server_name
 
             names = session.config.stash[SERVER_NAMES]
             self.report.main = server_name(self.settings.server, names)
+            self.report.main_told = not as_target(self.settings.server).external
             if self.report.main != own_name(self.settings.server, names):
                 self.report.renamed = own_name(self.settings.server, names)
-            folder = server_folder(self.settings.snapshot_dir, self.settings.server, names)
-            self.removed = session.config.stash[UNUSED].removed_tools(folder)
 
     def _note_ignored(self, config: pytest.Config) -> None:
         """At ``--snapshot-update``, the snapshot files git would keep out of the repository (``*.json`` in
@@ -698,9 +702,11 @@ class ReportPlugin:
             self.report.ignored = messages.ignored_snapshots(shown, folder, negation)
 
     def _note_removed(self, config: pytest.Config) -> None:
-        # Read at the end: syrupy has deleted the files by then if --snapshot-update was given.
-        if not self.removed:
+        # Read at the end: syrupy has deleted the files by then if --snapshot-update was given (the
+        # run's UnusedSnapshots keeps what it found before), and the listing item has named the folder.
+        if not self.report.folder:
             return
+        self.removed = config.stash[UNUSED].removed_tools(Path(self.report.folder))
         undeleted = config.stash[UNUSED].undeleted
         for path in self.removed:
             shown = shown_path(path, config)
@@ -738,17 +744,6 @@ class ReportPlugin:
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.partial = self.partial or bool(items)
-
-    def _note_fixture_server(self, config: pytest.Config) -> None:
-        """A suite switched on, with no target: the server comes from a fixture override, if any (read at
-        the end, when every conftest.py has been read), and the summary says why there is no suite."""
-        if self.settings.target is not None or not self.settings.suite:
-            return
-        from pytest_mcp_contract._suite.items import server_fixtures
-
-        places = server_fixtures(config)
-        if places:
-            self.report.no_suite = messages.suite_lost_to_fixture(places)
 
     def _note_whole_run(self, config: pytest.Config) -> None:
         """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
@@ -809,7 +804,6 @@ class ReportPlugin:
             return
         self._note_removed(session.config)
         self._note_ignored(session.config)
-        self._note_fixture_server(session.config)
         if self.undeleted and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a deletion that did not happen fails the run
         self._note_whole_run(session.config)

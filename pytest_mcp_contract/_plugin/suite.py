@@ -1,21 +1,20 @@
-"""The generated suite in a pytest run: listing the tools at the start, and its node among the collected.
+"""The generated suite in a pytest run: whether it has one, its node among the collected, what its listing tells.
 
 The items themselves are ``_suite.items``'; this is when and where a run makes them.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import pytest
 
-from pytest_mcp_contract._plugin.keys import LISTING, POOL, SETTINGS, SUITE_NODE, UNUSED
-from pytest_mcp_contract._suite.items import covers_project
+from pytest_mcp_contract._plugin.keys import SETTINGS, SUITE_NODE, UNUSED
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from pytest_mcp_contract._run.settings import Settings
+    from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 
 def check_syrupy(config: pytest.Config, settings: Settings) -> None:
@@ -27,60 +26,83 @@ def check_syrupy(config: pytest.Config, settings: Settings) -> None:
         )
 
 
-def list_tools(session: pytest.Session) -> None:
-    """List the configured server's tools once, if this run has the generated suite, and tell the
-    run's :class:`UnusedSnapshots` which tools exist.
+def check_cases(settings: Settings) -> None:
+    """A broken cases file stops the run at start-up, as a usage error (also on the xdist controller,
+    which collects nothing); which tools its cases name is for their items to check, at run time."""
+    if settings.suite and settings.cases is not None:
+        from pytest_mcp_contract._suite.cases import load_cases
 
-    Also on the xdist controller, which collects nothing: it is where syrupy decides which
-    snapshot files are unused, and only the listing says which tools are gone.
-    """
-    config = session.config
+        load_cases(settings.cases, settings.cases_shown)
+
+
+def has_suite(config: pytest.Config) -> bool:
+    """Whether this run has the generated suite: it is on, the run covers the project, and a server is
+    configured or a conftest overrides ``mcp_contract_server``."""
+    from pytest_mcp_contract._suite.items import covers_project
+    from pytest_mcp_contract._suite.known import server_fixtures
+
     settings = config.stash[SETTINGS]
-    if not (settings.suite and settings.server is not None and covers_project(config)):
-        return
-    from pytest_mcp_contract._suite.items import list_for_suite, suite_nodeid
-
-    updating = bool(config.getoption("update_snapshots", False))
-    controller = config.pluginmanager.hasplugin("dsession")  # the xdist controller runs no test
-    pool = config.stash[POOL]
-    listing = list_for_suite(
-        settings, pool, updating=updating, every_version=not controller, suite=suite_nodeid(config)
-    )
-    config.stash[LISTING] = listing
-    if not isinstance(listing, str):  # the listing settled the folder: it may have learnt the name
-        config.stash[UNUSED].remember_listing(listing.folder, list(listing.tools))
-    if controller:
-        pool.close_spares()
+    if not settings.suite or not covers_project(config):
+        return False
+    return settings.server is not None or bool(server_fixtures(config))
 
 
 def suite_node(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """The suite's node at the ini file, when pytest collects it (``pytest pyproject.toml::schema[tool]``)."""
+    """The suite's node at the ini file, when pytest collects it (``pytest pyproject.toml::schema[tool]``).
+
+    Made from the committed snapshots alone: collecting starts no server."""
     config = parent.config
-    listing = config.stash.get(LISTING, None)
-    if listing is None or file_path != config.inipath:
+    if file_path != config.inipath or SETTINGS not in config.stash or not has_suite(config):
         return None
     from pytest_mcp_contract._suite.items import make_suite, suite_anchor
+    from pytest_mcp_contract._suite.known import known
 
     if suite_anchor(config) is None:
         return None
-    node = make_suite(cast("pytest.Dir", parent), config.stash[SETTINGS], listing, config.stash[UNUSED])
+    settings = config.stash[SETTINGS]
+    node = make_suite(cast("pytest.Dir", parent), settings, known(config, settings), config.stash[UNUSED])
     config.stash[SUITE_NODE] = node
     return node
 
 
 def add_suite(session: pytest.Session, items: list[pytest.Item]) -> None:
-    """Add the suite's items to those collected, unless pytest collected its node itself."""
+    """Add the suite's items to those collected, unless pytest collected its node itself; then let them
+    see the fixtures of the folder whose conftest overrides ``mcp_contract_server``."""
     config = session.config
-    listing = config.stash.get(LISTING, None)
-    made = config.stash.get(SUITE_NODE, None)
-    if listing is None or (made is not None and made.collected):
+    if not has_suite(config):
         return
-    # The ini file was not among the paths collected (testpaths = tests): its suite joins them.
-    from pytest_mcp_contract._suite.items import make_suite
+    from pytest_mcp_contract._suite.items import ContractItem, fixtures_folder, make_suite
 
-    node = make_suite(session, config.stash[SETTINGS], listing, config.stash[UNUSED])
-    suite = [item for item in node.collect() if isinstance(item, pytest.Item)]
-    items.extend(suite)
-    # Report them as collected, so "collected N items" counts them like any other test.
-    report = pytest.CollectReport(node.nodeid, "passed", None, list(suite))
-    session.ihook.pytest_collectreport(report=report)
+    made = config.stash.get(SUITE_NODE, None)
+    if made is None or not made.collected:
+        # The ini file was not among the paths collected (testpaths = tests): its suite joins them.
+        from pytest_mcp_contract._suite.known import known
+
+        settings = config.stash[SETTINGS]
+        node = make_suite(session, settings, known(config, settings), config.stash[UNUSED])
+        suite = [item for item in node.collect() if isinstance(item, pytest.Item)]
+        items.extend(suite)
+        # Report them as collected, so "collected N items" counts them like any other test.
+        report = pytest.CollectReport(node.nodeid, "passed", None, list(suite))
+        session.ihook.pytest_collectreport(report=report)
+    folder = fixtures_folder(session, items)
+    if folder is not None:
+        for item in items:
+            if isinstance(item, ContractItem):
+                item.see_fixtures_of(folder)
+
+
+class ListingRecords:
+    """Tells the run's :class:`UnusedSnapshots` which tools the ``listing`` item found listed: where syrupy
+    decides which snapshot files are unused (the xdist controller, which runs no test, too)."""
+
+    def __init__(self, unused: UnusedSnapshots) -> None:
+        self.unused = unused
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        from pytest_mcp_contract._run.records import PROPERTY, ListingSeen, read_record
+
+        for name, value in report.user_properties if report.when == "call" else ():
+            record = read_record(value) if name == PROPERTY else None
+            if isinstance(record, ListingSeen) and record.folder:
+                self.unused.remember_listing(Path(record.folder), record.tools)

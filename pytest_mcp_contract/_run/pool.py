@@ -65,10 +65,7 @@ class SessionPool:
         self.triage = triage
         """Judges every checked call, of the pool's sessions and of the async fixture's."""
         self._open: dict[str, McpContract] = {}
-        self._spare: list[McpContract] = []
-        """Sessions opened before any test (the suite's listing), for the first test that needs one."""
         self._failed: dict[tuple[int, str], tuple[object, str, str]] = {}
-        self._untold: set[tuple[int, str]] = set()
         """By server and protocol version: the server, where opening a session to it failed first, and why."""
         self._restarts: dict[int, _Restarts] = {}
         """By server: how often it was had back after it went away under a call."""
@@ -96,10 +93,7 @@ class SessionPool:
         else:
             if current is not None:
                 self._close(key, current)
-            spare = next((one for one in self._spare if one.server is server and one.session.version == version), None)
-            if spare is not None:
-                self._spare.remove(spare)
-            contract = spare or self._open_once(server, f"test {request.node.nodeid}", version)
+            contract = self._open_once(server, f"test {request.node.nodeid}", version)
         self._open[key] = contract
         node.addfinalizer(lambda: self._close(key, contract))
         return contract
@@ -136,7 +130,7 @@ class SessionPool:
 
     def open(self, server: object, version: str | None = None) -> McpContract:
         """A new session to ``server`` with the run's settings, offering ``version`` (by default the
-        first); the caller closes it, or hands it to :meth:`keep`."""
+        first); the caller closes it."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
         self.observed.watch(server)
@@ -215,19 +209,11 @@ class SessionPool:
             self.failed(server, where, error, version)
             raise
 
-    def failed(
-        self, server: object, where: str, error: BaseException, version: str | None = None, *, told: bool = True
-    ) -> None:
-        """Remember that a session to ``server`` could not be opened (the first failure is the one told).
-
-        ``told=False``: ``where`` is an item that shows the failure only if it runs (the suite's
-        listing, which -x, --maxfail or -k may never reach), so the first test refused tells it whole.
-        """
+    def failed(self, server: object, where: str, error: BaseException, version: str | None = None) -> None:
+        """Remember that a session to ``server`` could not be opened (the first failure is the one told)."""
         key = (id(server), version or self.first_version)
         if key not in self._failed:
             self._failed[key] = (server, where, str(error))
-            if not told:
-                self._untold.add(key)
 
     def check_not_failed(self, server: object, version: str | None = None) -> None:
         """Raise at once for a server that already failed to open this run: starting it again for every
@@ -240,23 +226,11 @@ class SessionPool:
         if hit is None or hit[0] is not server:
             return
         _server, where, message = hit
-        if key in self._untold:
-            self._untold.discard(key)
-            raise SessionError(messages.failed_before(server_label(server), where, message, whole=True))
         raise SessionError(messages.failed_before(server_label(server), where, message.split("\n", 1)[0]))
 
-    def keep(self, contract: McpContract) -> None:
-        """Keep a session opened before the tests for the first one that needs it (a server started
-        as a command then starts once per run, not once to list its tools and again for the tests)."""
-        self._spare.append(contract)
-
     def sessions(self) -> list[McpContract]:
-        """Every open session, in use or spare."""
-        return [*self._open.values(), *self._spare]
-
-    def close_spares(self) -> None:
-        while self._spare:
-            self._spare.pop().close()
+        """Every open session."""
+        return list(self._open.values())
 
     def _scope_node(self, request: pytest.FixtureRequest) -> pytest.Item | pytest.Collector:
         scope = self._settings.scope
@@ -276,5 +250,4 @@ class SessionPool:
         """A safety net at the end of the run: no session outlives pytest."""
         for key, contract in list(self._open.items()):
             self._close(key, contract)
-        self.close_spares()
         self.observed.close()

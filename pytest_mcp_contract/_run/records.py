@@ -101,6 +101,14 @@ class ListingSeen(Record):
     """What failed the item."""
     allowed: tuple[tuple[str, str], ...] = ()
     """(tool, check) of each finding ``mcp_contract_allow`` carried."""
+    folder: str = ""
+    """The server's snapshot folder, as the live listing named it."""
+    tools: tuple[str, ...] = ()
+    """The file stems of every tool listed: which snapshot files are in use (``_suite.unused``)."""
+    unseen: tuple[str, ...] = ()
+    """The tools listed that the suite was collected without (new since the snapshots, or the first run)."""
+    renamed: str = ""
+    """The name the server gave, when it changes from process to process and ``server`` is its target's."""
 
 
 @dataclass(frozen=True)

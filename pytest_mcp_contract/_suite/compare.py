@@ -40,10 +40,9 @@ def compare_snapshot(
     """Compare through syrupy (which writes the file on ``--snapshot-update``), record the outcome,
     and fail the item on a difference. syrupy asks the extension for ``unused``'s files meanwhile."""
     __tracebackhide__ = True
-    from pytest_mcp_contract._suite.snapshots import ToolSnapshotExtension, document, serialize
+    from pytest_mcp_contract._suite.snapshots import ToolSnapshotExtension, document
     from pytest_mcp_contract._suite.unused import serving
 
-    tool_name = tool.name
     data = document(tool, settings.snapshot_fields)
     path: Path = request.node.path
     before = _read(path)
@@ -52,8 +51,50 @@ def compare_snapshot(
         warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
         with serving(unused):  # syrupy discovers the folder's unused files as the assertion is made
             matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
-    option = request.config.option
-    updating = bool(option.update_snapshots)
+    updating = bool(request.config.option.update_snapshots)
+    _state, failure = _settle(
+        request.node, tool.name, server, path, before=before, data=data, matched=matched, updating=updating
+    )
+    if failure is not None:
+        pytest.fail(failure, pytrace=False)
+
+
+def snapshot_unseen(
+    item: pytest.Item, tool: Tool, server: str, settings: Settings, path: Path, *, listing: str
+) -> tuple[str, str | None]:
+    """A tool the suite was collected without (new since the snapshots, or the first run), against its file
+    ``path``: written here on ``--snapshot-update`` (or ``--snapshot-update-new-only`` for a file not there),
+    as syrupy writes a schema item's, and recorded the same way. The state, and why the item fails (``None``:
+    it does not; a missing file's text is the caller's to gather). ``listing``: the item's node id, which the
+    failures name as the one to rerun with ``--snapshot-update`` (the tool has no schema item yet)."""
+    from pytest_mcp_contract._suite.snapshots import document, serialize
+
+    data = document(tool, settings.snapshot_fields)
+    before = _read(path)
+    option = item.config.option
+    updating = bool(option.update_snapshots or (option.update_new_snapshots_only and before is None))
+    matched = before == serialize(data)
+    return _settle(
+        item, tool.name, server, path, before=before, data=data, matched=matched, updating=updating, listing=listing
+    )
+
+
+def _settle(
+    item: pytest.Item,
+    tool_name: str,
+    server: str,
+    path: Path,
+    *,
+    before: str | None,
+    data: dict[str, Any],
+    matched: bool,
+    updating: bool,
+    listing: str = "",
+) -> tuple[str, str | None]:
+    """The comparison's state, recorded for the report, and the item's failure text (``None``: it passes)."""
+    from pytest_mcp_contract._suite.snapshots import serialize
+
+    option = item.config.option
     if before is None:
         # --snapshot-update-new-only writes missing snapshots too (syrupy then counts the assertion as passed)
         state = "created" if updating or option.update_new_snapshots_only else "missing"
@@ -61,17 +102,13 @@ def compare_snapshot(
         state = "matched"
     else:
         state = "updated" if updating else "changed"
-    unwritten = (
-        _write_failure(path, serialize(data), tool_name, shown_path(path, request.config))
-        if (updating and not matched)
-        else None
-    )
+    shown = shown_path(path, item.config)
+    unwritten = _write_failure(path, serialize(data), tool_name, shown, listing) if (updating and not matched) else None
     if unwritten is not None:
         state = "not written"
     differs = state in ("changed", "updated", "not written")
     changes, old = _changes(before, data) if differs else ([], None)
     diff = _diff(before, data, path) if differs else ""
-    shown = shown_path(path, request.config)
     SchemaSeen(
         tool_name,
         server,
@@ -80,22 +117,23 @@ def compare_snapshot(
         changes=tuple(_change_record(change) for change in changes),
         diff=diff,
         no_schema=data["output_schema"] is None,
-    ).write(request.node)
+    ).write(item)
     if unwritten is not None:
-        pytest.fail(unwritten, pytrace=False)
+        return state, unwritten
     if matched or updating:
-        return
+        return state, None
     if isinstance(before, _NotUtf8):
-        pytest.fail(messages.snapshot_unreadable(tool_name, shown, f"not UTF-8 text ({before.reason})"), pytrace=False)
-    if before is None:
-        pytest.fail(messages.snapshot_missing(tool_name, shown), pytrace=False)
-    if old is _UNREADABLE:
-        pytest.fail(
-            messages.snapshot_unreadable(tool_name, shown, f"not valid JSON ({_json_error(before)})"), pytrace=False
+        return state, messages.snapshot_unreadable(
+            tool_name, shown, f"not UTF-8 text ({before.reason})", listing=listing
         )
+    if before is None:
+        return state, messages.snapshot_missing(tool_name, shown)
+    if old is _UNREADABLE:
+        what = f"not valid JSON ({_json_error(before)})"
+        return state, messages.snapshot_unreadable(tool_name, shown, what, listing=listing)
     counts = [(kind, sum(1 for change in changes if change.kind == kind)) for kind in KINDS]
     lines = [change.line(tool_name) for change in changes]
-    pytest.fail(writable(messages.schema_changed(tool_name, counts, lines, diff, shown)), pytrace=False)
+    return state, writable(messages.schema_changed(tool_name, counts, lines, diff, shown, listing=listing))
 
 
 def changes_since(before: str, data: dict[str, Any]) -> list[Change] | str:
@@ -153,7 +191,7 @@ def _read(path: Path) -> str | None:
         return _NotUtf8(f"byte 0x{raw[error.start]:02x} at offset {error.start}")
 
 
-def _write_failure(path: Path, text: str, tool_name: str, shown: str) -> str | None:
+def _write_failure(path: Path, text: str, tool_name: str, shown: str, listing: str = "") -> str | None:
     """Why an update did not reach the file, or ``None``. ``--snapshot-update`` must not report a
     write that did not happen (syrupy counts a failed write as a failed snapshot and goes on), so a
     file that does not hold the new text is written here, and the OS error names the cause."""
@@ -163,7 +201,8 @@ def _write_failure(path: Path, text: str, tool_name: str, shown: str) -> str | N
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as error:
-        return messages.snapshot_not_written(tool_name, shown, f"{error.strerror or error} ({type(error).__name__})")
+        reason = f"{error.strerror or error} ({type(error).__name__})"
+        return messages.snapshot_not_written(tool_name, shown, reason, listing=listing)
     return None
 
 

@@ -1,5 +1,7 @@
 """The contract suite that needs no test code: items per tool of the configured server.
 
+* ``<ini file>::listing`` lists the tools at run time: what the listing breaks, and what collection could not
+  know (a tool new since the snapshots, or every tool on the first run; a schema example not snapshotted);
 * ``<ini file>::schema[<tool>]`` compares the tool with its snapshot file (``compare``);
 * ``<ini file>::against[<tool>]`` compares it with its snapshot at the ``--mcp-contract-against`` revision
   (``against``; also for a tool only that revision has);
@@ -7,19 +9,19 @@
 * ``<ini file>::call[<tool>-<case>]`` makes an example call (``cases``);
 * ``<ini file>::fuzz[<tool>]`` fuzzes it, with ``--mcp-contract-fuzz`` (``_fuzz``).
 
-All carry the marker ``mcp_contract``. The ini file is their node, so an id pytest prints can be given
-back to it (``pytest "pyproject.toml::schema[get_item]"``). They are added when the run covers the
-whole project (no path arguments, a directory holding the ini file, or the ini file itself), not when
-one test file is run.
+The tools are those the committed snapshot files hold (``_suite.known``): collecting starts no server, and
+the items get it through the ``mcp_contract_server`` fixture, so a conftest's override (and its folder's
+autouse fixtures) set it up. All carry the marker ``mcp_contract``. The ini file is their node, so an id
+pytest prints can be given back to it (``pytest "pyproject.toml::schema[get_item]"``). They are added when
+the run covers the whole project (no path arguments, a directory holding the ini file, or the ini file
+itself), not when one test file is run.
 """
 
 from __future__ import annotations
 
-import contextlib
-import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 from urllib.parse import unquote
 
 import pytest
@@ -41,17 +43,19 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Answer, Outcome, Refusal
     from pytest_mcp_contract._contract.expect import Expectation
-    from pytest_mcp_contract._run.pool import SessionPool
     from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._suite.cases import Case
+    from pytest_mcp_contract._suite.known import Known
     from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 SUITE: Final = "mcp-contract"
 MARKER: Final = "mcp_contract"
 CLIENT_FIXTURE: Final = "_mcp_contract_suite_client"
-"""The suite's own client fixture: always the configured server, whatever conftest overrides."""
+"""The suite's own client fixture: to the ``mcp_contract_server`` fixture's server, as the items see it."""
 CLIENTS_FIXTURE: Final = "_mcp_contract_suite_clients"
 """Its clients under every protocol version: offered version -> client, or why it could not open."""
+FOLDER_FIXTURE: Final = "_mcp_contract_suite_folder"
+"""Its server's snapshot folder, as the live session's name settles it."""
 
 
 class ContractSuite(pytest.File):
@@ -59,8 +63,8 @@ class ContractSuite(pytest.File):
     (``pyproject.toml::schema[get_item]``) can be given back to pytest; ``mcp-contract`` without one."""
 
     settings: Settings
-    listing: Listing | str
-    """The tools and cases, or why they could not be listed."""
+    known: Known
+    """The tools and cases collection knew of, without a server."""
     unused: UnusedSnapshots
     """The run's snapshot files of removed tools, for the schema items' comparisons."""
     collected: bool = False
@@ -69,9 +73,7 @@ class ContractSuite(pytest.File):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         # pytest may make this node without collecting it (a walk to testpaths passes the ini file by).
         self.collected = True
-        if isinstance(self.listing, str):
-            return iter([_failing(self, "listing", self.listing)])
-        return iter(_items(self, self.settings, self.listing))
+        return iter(_items(self, self.settings, self.known))
 
 
 def suite_nodeid(config: pytest.Config) -> str:
@@ -89,7 +91,10 @@ def suite_anchor(config: pytest.Config) -> Path | None:
 
 
 def make_suite(
-    parent: pytest.Session | pytest.Dir, settings: Settings, listing: Listing | str, unused: UnusedSnapshots
+    parent: pytest.Session | pytest.Dir,
+    settings: Settings,
+    known: Known,
+    unused: UnusedSnapshots,
 ) -> ContractSuite:
     """The suite's node under ``parent``: at the ini file, else a node of its own named ``mcp-contract``."""
     anchor = suite_anchor(parent.config)
@@ -98,7 +103,7 @@ def make_suite(
     else:
         suite = ContractSuite.from_parent(parent, name=SUITE, nodeid=SUITE, path=settings.snapshot_dir)
     suite.settings = settings
-    suite.listing = listing
+    suite.known = known
     suite.unused = unused
     return suite
 
@@ -120,6 +125,17 @@ class ContractItem(pytest.Function):
         structured = getattr(self, "_id", None)
         if structured is not None:
             self._id = type(structured).parse(str(structured))
+
+    def see_fixtures_of(self, folder: pytest.Dir) -> None:
+        """See the fixtures ``folder``'s tests see (its conftest's override of ``mcp_contract_server``, its
+        autouse fixtures), though the item hangs at the ini file above it. pytest gives an item the fixtures
+        of its parent chain, and tells them apart by node (pytest 9) or node id (8): only the collected
+        folder node itself carries them."""
+        # Typed for an item; it reads only what every node has (its markers, its parent chain).
+        info = self.session._fixturemanager.getfixtureinfo(node=folder, func=self.obj, cls=None)  # type: ignore[arg-type]
+        self._fixtureinfo = info
+        self.fixturenames = info.names_closure
+        self._initrequest()  # its request reads the fixtures from the info
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         # Its name, as a test's is (the failure's header line); pytest reads dots in it as "::".
@@ -166,147 +182,33 @@ def covers_project(config: pytest.Config) -> bool:
     return bool(testpaths) and all(any(path.is_relative_to(folder) for folder in folders) for path in testpaths)
 
 
-def server_fixtures(config: pytest.Config) -> list[str]:
-    """The files that override the ``mcp_contract_server`` fixture (``tests/conftest.py``), among the
-    conftest files and plugins pytest has read so far: with no target configured, the generated
-    suite cannot exist (it lists the tools at collection, before any fixture runs), and says so."""
-    places = []
-    for plugin in config.pluginmanager.get_plugins():
-        name = getattr(plugin, "__name__", "")
-        if not isinstance(plugin, types.ModuleType) or name.startswith(("pytest_mcp_contract.", "_pytest.")):
-            continue
-        if any(_fixture_name(value) == "mcp_contract_server" for value in list(vars(plugin).values())):
-            file = Path(plugin.__file__ or name).resolve()
-            places.append(str(file.relative_to(config.rootpath)) if file.is_relative_to(config.rootpath) else str(file))
-    return sorted(places)
+def fixtures_folder(session: pytest.Session, items: list[pytest.Item]) -> pytest.Dir | None:
+    """The collected folder node whose conftest overrides ``mcp_contract_server`` (the shallowest such
+    conftest's), so the suite's items see that override and its folder's autouse fixtures; ``None`` when
+    no conftest overrides it, or no test of its folder was collected (the items then see the plugin's)."""
+    from pytest_mcp_contract._suite.known import server_fixtures
 
-
-def _fixture_name(value: object) -> str | None:
-    """The fixture ``value`` defines, if it is one: pytest 8.4 wraps the function in an object holding
-    its marker, earlier versions mark the function itself (no public API tells either)."""
-    marker = getattr(value, "_fixture_function_marker", None) or getattr(value, "_pytestfixturefunction", None)
-    if type(marker).__name__ != "FixtureFunctionMarker":
+    conftests = [path for path in server_fixtures(session.config) if path.name == "conftest.py"]
+    if not conftests:
         return None
-    given = getattr(marker, "name", None)
-    return given if isinstance(given, str) else getattr(value, "__name__", None)
+    wanted = conftests[0].parent
+    for item in items:
+        for node in item.listchain():
+            if isinstance(node, pytest.Dir) and node.path == wanted:
+                return node
+    return None
 
 
-class Listing(NamedTuple):
-    tools: dict[str, Tool]
-    """As listed under the first protocol version."""
-    cases: list[Case]
-    unlisted: dict[str, str]
-    """The other versions whose session could not open or list, and why."""
-    folder: Path
-    """The server's snapshot folder, settled once the listing's sessions told its name."""
-    version: str
-    """The protocol version the first listing was answered under."""
-    findings: list[Violation]
-    """What the listing broke that is about no tool it keeps (a tool name a client may refuse, a tool left
-    out, a cursor that comes back, the handshake's answer), merged from every version's listing."""
-
-
-def list_for_suite(
-    settings: Settings,
-    pool: SessionPool,
-    *,
-    updating: bool = False,
-    every_version: bool = True,
-    suite: str = SUITE,
-) -> Listing | str:
-    """The configured server's tools and example calls, or why the tools could not be listed.
-
-    The sessions that listed them go to the pool, for the first tests. A broken cases file is a
-    usage error. Without ``every_version`` (the xdist controller, which only needs the tools'
-    names) only the first version lists.
-    """
-    from pytest_mcp_contract._client.session import SessionError
-    from pytest_mcp_contract._run.paths import server_folder
-
-    try:
-        client = pool.open(settings.server)
-    except SessionError as error:  # opening wraps every failure, timeouts too
-        # Its listing item may never run (-x, -k): the first test refused tells the whole story.
-        pool.failed(settings.server, f"the suite's listing ({suite}::listing)", error, told=False)
-        return str(error)
-    pool.keep(client)
-    unlisted = {}
-    wide = {client.protocol_version or "": client.session.listing_wide}
-    for version in settings.protocol_versions[1:] if every_version else ():  # kept for the first test
-        if version == client.protocol_version:  # answered already: a second session would say the same
-            continue
-        try:
-            other = pool.open(settings.server, version)
-        except SessionError as error:
-            pool.failed(settings.server, f"the suite's listing ({suite}::listing[{version}])", error, version)
-            unlisted[version] = str(error)
-            continue
-        pool.keep(other)
-        wide.setdefault(other.protocol_version or version, other.session.listing_wide)
-    _check_name(settings, pool, updating=updating)
-    tools = client.tools
-    folder = server_folder(settings.snapshot_dir, settings.server, pool.names)
-    return Listing(tools, _cases(settings, tools), unlisted, folder, client.protocol_version or "", merge(wide))
-
-
-def _check_name(settings: Settings, pool: SessionPool, *, updating: bool) -> None:
-    """Before a server outside this process names a new snapshot folder, see that its name lasts.
-
-    A folder already there (or one under the stable key, from an earlier run that fell back to it)
-    settles it for free; otherwise, on a run that writes snapshots, a second session tells whether
-    the name is the same twice (a run that writes none creates no folder to get wrong).
-    """
-    from pytest_mcp_contract._client.session import SessionError
-    from pytest_mcp_contract._run.paths import file_stem, server_folder
-    from pytest_mcp_contract._servers.kinds import as_target
-
-    server = settings.server
-    if not as_target(server).external or server_folder(settings.snapshot_dir, server, pool.names).is_dir():
-        return
-    if (settings.snapshot_dir / file_stem(as_target(server).stable_key)).is_dir():
-        pool.names.name_changes(server)
-        return
-    if not updating:
-        return
-    # Its session compares the name it is told with the first; a failure to start is for the tests to report.
-    with contextlib.suppress(SessionError):
-        pool.open(server).close()
-
-
-def _cases(settings: Settings, tools: dict[str, Tool]) -> list[Case]:
-    from pytest_mcp_contract._suite.cases import load_cases, schema_cases, unique
-
-    cases = [case for name in sorted(tools) for case in schema_cases(name, tools[name].input_schema)]
-    if settings.cases is not None:
-        cases += load_cases(settings.cases, settings.cases_shown, tools)
-    return unique(cases)
-
-
-def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[pytest.Item]:
-    """Per tool, in name order, its schema, its checks and its input schema's example calls; then the
-    cases file's calls in the file's order; then fuzzing."""
-    tools = listing.tools
+def _items(suite: ContractSuite, settings: Settings, known: Known) -> list[pytest.Item]:
+    """The listing first; per known tool, in name order, its schema, its checks and its snapshotted input
+    schema's example calls; then the cases file's calls in the file's order; then fuzzing."""
     from pytest_mcp_contract._run.paths import file_stem, snapshot_path
 
-    folder = listing.folder
-    items: list[pytest.Item] = []
-    for version, problem in listing.unlisted.items():  # a version no client of could list the tools
-        items.append(_failing(suite, f"listing[{version}]", problem))
-    # What the listing breaks beyond any tool it keeps, or a listing with no tool: told once, by an item of its own.
-    if listing.findings or not tools:
-        from pytest_mcp_contract._servers.kinds import server_label
-
-        label = server_label(settings.server)
-        empty = messages.no_tools(label, listing.version, left_out=bool(listing.findings)) if not tools else None
-        item = ContractItem.from_parent(
-            suite, name="listing", callobj=_listing_test(listing.findings, settings, empty=empty)
-        )
-        item.tool_name = ""
-        item.add_marker(MARKER)
-        items.append(item)
+    folder = known.folder or settings.snapshot_dir
+    items: list[pytest.Item] = [_item(suite, "listing", _listing_test(settings, known), "", folder)]
     stems: dict[str, str] = {}
-    base = settings.against.snapshots(folder) if settings.against is not None else None
-    for name in sorted(tools):
+    base = settings.against.snapshots(folder) if settings.against is not None and known.folder else None
+    for name in sorted(known.tools):
         stem = file_stem(name)
         clash = stems.get(stem.lower())
         stems[stem.lower()] = name
@@ -315,44 +217,37 @@ def _items(suite: ContractSuite, settings: Settings, listing: Listing) -> list[p
             ("against", _against_test(name, settings, folder, base) if base is not None else None),
             ("checks", _checks_test(name, settings)),
         ):
-            if function is None:
-                continue
-            item = ContractItem.from_parent(suite, name=f"{kind}[{name}]", callobj=function)
-            # syrupy finds the snapshot file from the item's path (also on the xdist controller).
-            item.path = snapshot_path(folder, name)
-            item.tool_name = name
-            item.add_marker(MARKER)
-            items.append(item)
-        items += [_call_item(suite, folder, case) for case in listing.cases if case.tool == name and not case.from_file]
-    # Tools the base revision has and the server no longer lists: a break for every client that calls them.
-    for stem in sorted(set(base or ()) - {file_stem(name) for name in tools}):
+            if function is not None:
+                # syrupy finds the snapshot file from the item's path (also on the xdist controller).
+                items.append(_item(suite, f"{kind}[{name}]", function, name, snapshot_path(folder, name)))
+        items += [_call_item(suite, folder, case) for case in known.cases if case.tool == name and not case.from_file]
+    # Tools the base revision has and the working tree no longer does: a break for every client that calls them.
+    for stem in sorted(set(base or ()) - {file_stem(name) for name in known.tools}):
         name = unquote(stem)
         function = _against_test(name, settings, folder, base or {}, listed=False)
-        item = ContractItem.from_parent(suite, name=f"against[{name}]", callobj=function)
-        item.path = folder  # its file is gone from the working tree, or soon will be
-        item.tool_name = name
-        item.add_marker(MARKER)
-        items.append(item)
+        items.append(_item(suite, f"against[{name}]", function, name, folder))  # its file is gone, or soon will be
     # The cases file's calls after every tool's own items, in the file's order: it may say "create, then read".
-    items += [_call_item(suite, folder, case) for case in listing.cases if case.from_file]
+    items += [_call_item(suite, folder, case) for case in known.cases if case.from_file]
     # Fuzzing last: hundreds of random calls (or a server they crash) must not change what the rest sees.
-    for name in sorted(tools) if settings.fuzz else ():
-        cases = [case for case in listing.cases if case.tool == name]
-        item = ContractItem.from_parent(suite, name=f"fuzz[{name}]", callobj=_fuzz_test(name, settings, cases))
-        item.path = folder
-        item.tool_name = name
-        item.add_marker(MARKER)
+    for name in sorted(known.tools) if settings.fuzz else ():
+        cases = [case for case in known.cases if case.tool == name]
+        item = _item(suite, f"fuzz[{name}]", _fuzz_test(name, settings, cases), name, folder)
         # Its markers (and its tool's cases) accept violations but require none: the fuzzer judges them itself.
         item.expected = []
         items.append(item)
     return items
 
 
-def _call_item(suite: ContractSuite, folder: Path, case: Case) -> ContractItem:
-    item = ContractItem.from_parent(suite, name=f"call[{case.tool}-{case.id}]", callobj=_call_test(case))
-    item.path = folder
-    item.tool_name = case.tool
+def _item(suite: ContractSuite, name: str, function: Callable[..., None], tool: str, path: Path) -> ContractItem:
+    item = ContractItem.from_parent(suite, name=name, callobj=function)
+    item.path = path
+    item.tool_name = tool
     item.add_marker(MARKER)
+    return item
+
+
+def _call_item(suite: ContractSuite, folder: Path, case: Case) -> ContractItem:
+    item = _item(suite, f"call[{case.tool}-{case.id}]", _call_test(case), case.tool, folder)
     item.expected = case.expectations  # judged like a marker's
     item.case = case
     return item
@@ -362,9 +257,11 @@ def _call_test(case: Case) -> Callable[..., None]:
     def call(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         legs = [(version, client) for version, client in _legs(request) if case.tool in client.tools]
+        if not legs and case.from_file:  # a name the cases file got wrong, or a tool gone: the case is to fix
+            listed = sorted(_client(request).tools)
+            pytest.fail(messages.case_tool_unlisted(case.source, case.tool, listed), pytrace=False)
         if not legs:  # no version lists the tool (any more): the call says so, as a test's own would
-            _client(request).call_tool(case.tool, case.arguments, validate_arguments=case.validate_arguments)
-            return
+            _listed(request, case.tool)
         from pytest_mcp_contract._client.legs import everywhere
 
         done = everywhere(
@@ -472,45 +369,110 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
     return fuzz
 
 
-def _listing_test(findings: list[Violation], settings: Settings, *, empty: str | None) -> Callable[..., None]:
-    """The ``listing`` item: what the tools/list answer breaks, sorted by the allow list (``NAME:check``);
-    and ``empty``, what a listing with no tool fails with."""
+def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
+    """The ``listing`` item: the live listing, against what collection knew (``known``).
 
-    def listing(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+    It fails with what the tools/list answer breaks beyond any one tool (sorted by the allow list,
+    ``NAME:check``), a listing with no tool, and a protocol version no session could list under. And it
+    does what collection could not know to do: each listed tool with no snapshot (new, or the first run)
+    gets its file compared (written on ``--snapshot-update``) and its checks; each example call of an input
+    schema the snapshots do not hold is made. It records the names listed, for syrupy's unused files.
+    """
+
+    def listing(
+        request: pytest.FixtureRequest, _mcp_contract_suite_client: Any, _mcp_contract_suite_folder: Path
+    ) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._contract.expect import Judge
+        from pytest_mcp_contract._run.paths import file_stem, shown_path
         from pytest_mcp_contract._servers.kinds import server_label
 
-        if empty is not None and not findings:
-            pytest.fail(empty, pytrace=False)
-        verdict = Judge(expectations(request.node), settings.allow, settings.noted).judge("", None, findings)
+        client = _client(request)
+        folder = _mcp_contract_suite_folder
+        server = request.getfixturevalue("mcp_contract_server")
+        clients: dict[str, McpContract | str] = request.getfixturevalue(CLIENTS_FIXTURE)
+        texts = [messages.unlisted_under(version, why) for version, why in clients.items() if isinstance(why, str)]
+        wide = merge({version: leg.session.listing_wide for version, leg in _legs(request)})
+        verdict = Judge(expectations(request.node), settings.allow, settings.noted).judge("", None, wide)
+        tools = client.tools
+        moved = known.folder is not None and known.folder.resolve() != folder.resolve()
+        unseen = sorted(name for name in tools if moved or name not in known.tools)
         ListingSeen(
             _name(request),
             violations=tuple(Found.of(violation) for violation in verdict.failing),
             allowed=tuple((violation.tool, violation.check) for violation in verdict.allowed),
+            folder=str(folder),
+            tools=tuple(sorted(file_stem(name) for name in tools)),
+            unseen=tuple(unseen),
+            renamed=client.session.own_name if client.session.own_name != _name(request) else "",
         ).write(request.node)
+        if not tools:
+            texts.append(messages.no_tools(server_label(server), client.protocol_version or "", left_out=bool(wide)))
+        if moved and known.folder is not None:
+            shown = shown_path(known.folder, request.config)
+            texts.append(messages.folder_moved(shown, shown_path(folder, request.config)))
+        texts += _unseen_tools(request, [tools[name] for name in unseen], folder, settings)
+        texts += _uncollected_calls(request, known, tools, _mcp_contract_suite_client)
         if verdict.failing:
-            broken = ContractViolationError(verdict.failing, tool="", listing=server_label(settings.server))
-            if empty is not None:
-                broken.add_note(empty)
+            broken = ContractViolationError(verdict.failing, tool="", listing=server_label(server))
+            for text in texts:
+                broken.add_note(text)
             raise broken
-        if empty is not None:
-            pytest.fail(empty, pytrace=False)
+        if texts:
+            pytest.fail(writable("\n\n".join(texts)), pytrace=False)
 
     listing.__module__ = __name__
     return listing
 
 
-def _failing(suite: ContractSuite, name: str, message: str) -> pytest.Item:
-    def listing(**_fixtures: Any) -> None:
-        __tracebackhide__ = True
-        pytest.fail(writable(message), pytrace=False)
+def _unseen_tools(request: pytest.FixtureRequest, tools: list[Tool], folder: Path, settings: Settings) -> list[str]:
+    """Tools the suite was collected without: each one's file compared (written on --snapshot-update) and
+    its checks run, as its own items will from the next run on. Why the listing fails, if it does."""
+    __tracebackhide__ = True
+    from pytest_mcp_contract._run.paths import shown_path, snapshot_path
+    from pytest_mcp_contract._suite.compare import snapshot_unseen
 
-    listing.__module__ = __name__
-    item = ContractItem.from_parent(suite, name=name, callobj=listing)
-    item.tool_name = ""
-    item.add_marker(MARKER)
-    return item
+    texts: list[str] = []
+    missing: list[str] = []
+    listing = f"{suite_nodeid(request.config)}::listing"
+    for tool in tools:
+        path = snapshot_path(folder, tool.name)
+        state, failure = snapshot_unseen(request.node, tool, _name(request), settings, path, listing=listing)
+        if state == "missing":
+            missing.append(tool.name)
+        elif failure is not None:
+            texts.append(failure)
+        try:
+            _run_tool_checks(request, tool.name, settings)
+        except ContractViolationError as error:
+            texts.append("\n".join([str(error), *getattr(error, "__notes__", [])]))
+        texts += _versions_agree(request, tool.name, settings)
+    if missing:
+        where = shown_path(folder, request.config)
+        texts.insert(0, messages.snapshots_missing(missing, where, listing))
+    return texts
+
+
+def _uncollected_calls(
+    request: pytest.FixtureRequest, known: Known, tools: dict[str, Tool], client: McpContract
+) -> list[str]:
+    """The input schemas' example calls collection did not know of (their schema is not snapshotted, or
+    their tool is new), made as their own items would be; why each failed."""
+    __tracebackhide__ = True
+    from pytest_mcp_contract._suite.cases import schema_cases, unique
+
+    live = [case for name in sorted(tools) for case in schema_cases(name, tools[name].input_schema)]
+    collected = known.case_ids()
+    texts = []
+    for case in unique(live + [case for case in known.cases if case.from_file]):
+        if case.from_file or (case.tool, case.id) in collected:
+            continue
+        try:
+            _call_test(case)(request, client)
+        except (McpContractError, pytest.fail.Exception) as error:
+            shown = "\n".join([str(error), *getattr(error, "__notes__", [])])
+            texts.append(f"call[{case.tool}-{case.id}]: {shown}")
+    return texts
 
 
 def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: UnusedSnapshots) -> Callable[..., None]:
@@ -519,37 +481,52 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: 
         __tracebackhide__ = True
         if clash is not None:
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
-        compare_snapshot(request, snapshot, _listed(request, tool_name), _name(request), settings, unused=unused)
-        legs = _legs(request)
-        listed = {version: tool for version, client in legs if (tool := client.tools.get(tool_name))}
-        unlisted = [version for version, _client in legs if version not in listed]
-        if unlisted:
-            pytest.fail(messages.listed_under_some(tool_name, list(listed), unlisted), pytrace=False)
-        differs = versions_differ(listed, settings.snapshot_fields) if len(listed) > 1 else None
-        if differs is not None:
-            pytest.fail(writable(differs), pytrace=False)
+        from pytest_mcp_contract._run.paths import file_stem
+
+        # syrupy finds unused files as the assertion is made, on whichever xdist worker: this one's listing says.
+        unused.remember_listing(request.node.path.parent, [file_stem(name) for name in _client(request).tools])
+        if tool_name not in _client(request).tools and _updating(request):
+            # Its file goes: syrupy deletes a file whose item ran and used it not (a skipped one it keeps, under xdist).
+            return
+        now = _listed(request, tool_name, owner=True)
+        compare_snapshot(request, snapshot, now, _name(request), settings, unused=unused)
+        for text in _versions_agree(request, tool_name, settings):
+            pytest.fail(text, pytrace=False)
 
     schema.__module__ = __name__  # what syrupy reads as the test's module
     return schema
+
+
+def _versions_agree(request: pytest.FixtureRequest, tool_name: str, settings: Settings) -> list[str]:
+    """Why the tool's listing differs between the protocol versions offered (missing under some, or listed
+    otherwise): what its schema item fails with, and the listing item for a tool that has none yet."""
+    legs = _legs(request)
+    listed = {version: tool for version, client in legs if (tool := client.tools.get(tool_name))}
+    unlisted = [version for version, _client in legs if version not in listed]
+    if unlisted:
+        return [messages.listed_under_some(tool_name, list(listed), unlisted)]
+    differs = versions_differ(listed, settings.snapshot_fields) if len(listed) > 1 else None
+    return [writable(differs)] if differs is not None else []
 
 
 def _against_test(
     tool_name: str, settings: Settings, folder: Path, base: dict[str, str], *, listed: bool = True
 ) -> Callable[..., None]:
     """The tool against its file at the ``--mcp-contract-against`` revision (``base``: stem -> text);
-    not ``listed``: a tool only the base has, which needs no session."""
+    not ``listed``: a tool the working tree has no readable snapshot of, which the live listing may still
+    have (a file deleted or broken by hand) or not (a break for every client)."""
     from pytest_mcp_contract._run.paths import file_stem, snapshot_path
 
     before = base.get(file_stem(tool_name))
     gitbase = settings.against
     shown = f"{gitbase.ref}:{gitbase.git_path(snapshot_path(folder, tool_name))}" if gitbase is not None else ""
 
-    def against(request: pytest.FixtureRequest, **_fixtures: Any) -> None:
+    def against(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._suite.against import compare_with_base
 
-        tool = _listed(request, tool_name) if listed else None
-        server = _name(request) if listed else None
+        tool = _listed(request, tool_name) if listed else _client(request).tools.get(tool_name)
+        server = _name(request) if tool is not None else None
         compare_with_base(request, tool_name, tool, before, settings, server=server, shown=shown)
 
     against.__module__ = __name__
@@ -582,7 +559,7 @@ def _legs(request: pytest.FixtureRequest) -> list[tuple[str, McpContract]]:
 
 
 def _unlisted(request: pytest.FixtureRequest) -> list[str]:
-    """The versions whose session could not open (their ``listing[version]`` item says why)."""
+    """The versions whose session could not open (the ``listing`` item says why)."""
     clients: dict[str, McpContract | str] = request.getfixturevalue(CLIENTS_FIXTURE)
     return [version for version, client in clients.items() if isinstance(client, str)]
 
@@ -592,12 +569,23 @@ def _name(request: pytest.FixtureRequest) -> str:
     return _client(request).session.server_name
 
 
-def _listed(request: pytest.FixtureRequest, tool_name: str) -> Tool:
+def _listed(request: pytest.FixtureRequest, tool_name: str, *, owner: bool = False) -> Tool:
+    """The tool as the server lists it now. One it no longer lists fails its schema item (the ``owner``), as
+    its snapshot is out of date, and skips the tool's other items, which cannot run; on ``--snapshot-update``,
+    which deletes that snapshot, every one of them is skipped."""
     __tracebackhide__ = True
     tool = _client(request).tools.get(tool_name)
     if tool is None:
-        pytest.fail(messages.no_longer_listed(tool_name), pytrace=False)
+        if owner and not _updating(request):
+            pytest.fail(messages.no_longer_listed(tool_name), pytrace=False)
+        pytest.skip(messages.no_longer_listed(tool_name, updating=_updating(request), owner=owner))
     return tool
+
+
+def _updating(request: pytest.FixtureRequest) -> bool:
+    """Whether this run writes snapshots (``--snapshot-update`` or ``--snapshot-update-new-only``)."""
+    option = request.config.option
+    return bool(getattr(option, "update_snapshots", False) or getattr(option, "update_new_snapshots_only", False))
 
 
 def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: Settings) -> None:

@@ -12,13 +12,14 @@ Imports no syrupy: the report reads it in runs that never compare a snapshot.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from pytest_mcp_contract._run.paths import SUFFIX, file_stem
+from pytest_mcp_contract._run.paths import SUFFIX
 from pytest_mcp_contract._run.settings import FIELDS
 
 
@@ -33,10 +34,12 @@ class UnusedSnapshots:
     undeleted: dict[Path, str] = field(default_factory=dict)
     """Snapshot files ``--snapshot-update`` should have deleted and could not, with the OS error."""
 
-    def remember_listing(self, folder: Path, tool_names: list[str]) -> None:
-        """Which tools exist, so only the files of removed tools can be unused."""
-        self.listed[folder.resolve()] = frozenset(file_stem(name) for name in tool_names)
-        self.removed.pop(folder.resolve(), None)
+    def remember_listing(self, folder: Path, stems: Iterable[str]) -> None:
+        """Which tools exist (their files' stems, ``_run.paths.file_stem``): only removed tools' files are unused."""
+        listed = frozenset(stems)
+        if self.listed.get(folder.resolve()) != listed:
+            self.listed[folder.resolve()] = listed
+            self.removed.pop(folder.resolve(), None)
 
     def removed_tools(self, folder: Path) -> list[Path]:
         """Snapshot files of tools the server no longer lists (empty while the listing is unknown).
@@ -52,17 +55,18 @@ class UnusedSnapshots:
             self.removed[key] = sorted(
                 path
                 for path in folder.glob(f"*{SUFFIX}")
-                if path.stem not in listed and path.is_file() and _is_tool_snapshot(path)
+                if path.stem not in listed and path.is_file() and is_tool_snapshot(path) is not None
             )
         return self.removed[key]
 
 
-def _is_tool_snapshot(path: Path) -> bool:
+def is_tool_snapshot(path: Path) -> dict[str, Any] | None:
+    """The file's data, if it reads as a tool's snapshot (``output_schema`` and other snapshotted fields only)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
-        return False
-    return isinstance(data, dict) and "output_schema" in data and data.keys() <= set(FIELDS)
+        return None
+    return data if isinstance(data, dict) and "output_schema" in data and data.keys() <= set(FIELDS) else None
 
 
 # Not run state: a binding, set and reset around one call, so each run (and a pytester run inside

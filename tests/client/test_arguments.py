@@ -242,7 +242,8 @@ def test_a_case_with_a_misspelt_argument_names_its_entry(project: Project) -> No
     )
     project.configure("shop.py:mcp", suite=True, mcp_contract_cases="cases.toml")
     result = project.run("-k", "call", "-p", "no:randomly")
-    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    # A cases file's calls are items on the first run too: only the listing is deselected.
+    result.assert_outcomes(passed=1, failed=1, deselected=1)
     result.stdout.fnmatch_lines(
         [
             'tool \'get_item\' was not called: its input_schema refuses the arguments {"skus": "A1"} (2 problems):',

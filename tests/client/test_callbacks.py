@@ -324,8 +324,10 @@ def test_callbacks_wrong_for_a_server_chosen_later_stop_the_run_as_a_usage_error
 def test_fuzzing_skips_a_tool_that_needs_a_capability_the_client_lacks(project: Project) -> None:
     # Its tools say no readOnlyHint; an in-process server of the test's own is a throwaway one.
     project.configure(target("asks"), suite=True, mcp_contract_fuzz_writes="true")
+    # The first run: the listing item writes the tools' snapshots, from which the next run collects fuzz[TOOL].
+    project.run("--snapshot-update").assert_outcomes(passed=1)
     result = project.run("--mcp-contract-fuzz", "5", "-k", "fuzz", "-rs")
-    result.assert_outcomes(skipped=3, deselected=6)
+    result.assert_outcomes(skipped=3, deselected=7)
     result.stdout.fnmatch_lines(
         [
             "SKIPPED [[]1[]] tox.ini: not fuzzed: tool 'book' needs the client capability elicitation, which the plugin's *"
@@ -475,9 +477,11 @@ def test_following_the_advice_for_a_tool_that_needs_a_client_extension_gets_it_c
 ) -> None:
     project.configure(STAMPS_BY_TRANSPORT[transport], suite=True)
     project.tests(STAMP_TESTS)
+    # The first run: the listing item writes the tool's snapshot, from which the next run collects fuzz[stamp].
+    project.run("--snapshot-update", "-k", "listing").assert_outcomes(passed=1, deselected=2)
     selected = ("--mcp-contract-fuzz", "3", "-k", "fuzz or test_stamp", "-rs")
     result = project.run(*selected)
-    result.assert_outcomes(failed=2, skipped=1, deselected=2)
+    result.assert_outcomes(failed=2, skipped=1, deselected=3)
     printed = result.stdout.str()
     assert f"pytest_mcp_contract.ClientCapabilityError: {EXTENSION_ADVICE}" in printed
     assert f": not fuzzed: {EXTENSION_ADVICE}" in printed
@@ -489,7 +493,7 @@ def test_following_the_advice_for_a_tool_that_needs_a_client_extension_gets_it_c
         f"def pytest_mcp_contract_callbacks(server, config):\n    return {advised[1]}\n"
     )
     result = project.run(*selected)
-    result.assert_outcomes(passed=3, deselected=2)  # both tests, and 3 fuzzed calls each checked
+    result.assert_outcomes(passed=3, deselected=3)  # both tests, and 3 fuzzed calls each checked
     result.stdout.no_fnmatch_line("*ClientCapabilityError*")
 
 

@@ -38,15 +38,36 @@ def _configure(project: Project, *allow: str) -> None:
     project.configure("weather.py:mcp", suite=True, mcp_contract_allow=lines)
 
 
+def _record(project: Project, **outcomes: int) -> None:
+    """The first run: the listing item writes both tools' snapshots (and runs their checks), so the next run
+    collects schema[TOOL] and checks[TOOL] for each."""
+    project.run("--snapshot-update").assert_outcomes(**outcomes)
+    assert sorted(path.name for path in project.pytester.path.glob("mcp_contract_snapshots/weather/*.json")) == [
+        "last_sync.json",
+        "ping.json",
+    ]
+
+
 def test_without_the_allow_line_the_violation_fails(weather: Project) -> None:
     _configure(weather)
-    weather.run("--snapshot-update").assert_outcomes(passed=3, failed=2)  # the call and checks[last_sync]
+    _record(weather, failed=2)  # the call, and the listing item, which ran last_sync's checks
+    result = weather.run()
+    result.assert_outcomes(passed=4, failed=2)  # the call and checks[last_sync]
+    result.stdout.fnmatch_lines(
+        [
+            "*_ checks[[]last_sync[]] _*",
+            "tool 'last_sync' breaks its contract as listed (1 violation):",
+            "[[]silent-opt-out[]]",
+            "FAILED tox.ini::checks[[]last_sync[]] - *",
+        ]
+    )
 
 
 def test_an_allowed_violation_passes_and_is_listed_with_its_reason(weather: Project) -> None:
     _configure(weather, "last_sync:silent-opt-out  # returns a naive datetime until #42 lands")
-    result = weather.run("--snapshot-update")
-    result.assert_outcomes(passed=5)
+    _record(weather, passed=2)  # the call and the listing item
+    result = weather.run()
+    result.assert_outcomes(passed=6)
     result.stdout.fnmatch_lines(
         [
             "tool checks: 2 passed, 0 failed",
@@ -58,7 +79,17 @@ def test_an_allowed_violation_passes_and_is_listed_with_its_reason(weather: Proj
 
 def test_another_check_of_the_same_tool_still_fails(weather: Project) -> None:
     _configure(weather, "last_sync:content-mismatch  # not the one it breaks")
-    weather.run("--snapshot-update").assert_outcomes(passed=3, failed=2)
+    _record(weather, failed=2)
+    result = weather.run()
+    result.assert_outcomes(passed=4, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ checks[[]last_sync[]] _*",
+            "tool 'last_sync' breaks its contract as listed (1 violation):",
+            "[[]silent-opt-out[]]",
+            "FAILED tox.ini::checks[[]last_sync[]] - *",
+        ]
+    )
 
 
 def test_an_allow_line_nothing_needed_is_stale(weather: Project) -> None:
@@ -67,8 +98,9 @@ def test_an_allow_line_nothing_needed_is_stale(weather: Project) -> None:
         "last_sync:silent-opt-out  # until #42",
         "ping:structured-invalid  # fixed long ago",
     )
-    result = weather.run("--snapshot-update")
-    result.assert_outcomes(passed=5)
+    _record(weather, passed=2)
+    result = weather.run()
+    result.assert_outcomes(passed=6)
     result.stdout.fnmatch_lines(
         ["stale mcp_contract_allow lines (nothing needed them; remove them): ping:structured-invalid"]
     )
@@ -106,7 +138,7 @@ def test_a_malformed_allow_line_is_a_usage_error(weather: Project, line: str, pr
 )
 def test_a_narrowed_run_never_calls_a_line_stale(weather: Project, args: tuple[str, ...]) -> None:
     _configure(weather, "last_sync:silent-opt-out  # until #42", "ping:structured-invalid  # fixed long ago")
-    weather.run("--snapshot-update").assert_outcomes(passed=5)
+    _record(weather, passed=2)
     result = weather.run(*args)
     assert result.ret == pytest.ExitCode.OK
     assert "stale mcp_contract_allow" not in result.stdout.str()

@@ -311,8 +311,14 @@ def test_a_default_the_output_schema_refuses_is_flagged_at_the_listing(project: 
     where = "reports.py:mcp" if transport == "in process" else f"stdio:{sys.executable} reports.py"
     project.configure(where, suite=True)
     project.tests('def test_oslo(mcp_contract):\n    mcp_contract.call_tool("report", {"city": "Oslo"})\n')
-    result = project.run("--snapshot-update", "-p", "no:randomly")
-    result.assert_outcomes(passed=1, failed=2)  # the call fails on the tool's listing too; its result is fine
+    # The first run: the listing item writes the new tool's snapshot and runs its checks, and fails with them.
+    recorded = project.run("--snapshot-update", "-p", "no:randomly")
+    recorded.assert_outcomes(failed=2)  # the listing, and the call
+    recorded.stdout.fnmatch_lines(
+        ["*_ listing _*", "tool 'report' breaks its contract as listed (3 violations):", *REFUSED]
+    )
+    result = project.run("-p", "no:randomly")
+    result.assert_outcomes(passed=2, failed=2)  # the call fails on the tool's listing too; its result is fine
     result.stdout.fnmatch_lines(
         ["*_ checks[[]report[]] _*", "tool 'report' breaks its contract as listed (3 violations):", *REFUSED]
     )

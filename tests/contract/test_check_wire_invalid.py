@@ -56,9 +56,13 @@ def findings(result: pytest.RunResult) -> set[tuple[str, str]]:
 
 
 def run(project: Project, target: str, *args: str, **ini: str) -> pytest.RunResult:
+    """The suite fuzzing, after a first run whose listing item wrote the tools' snapshots (each tool's own
+    items, fuzz[TOOL] among them, are collected from those)."""
     project.configure(target, suite=True, **ini)
     project.tests(TEST_CALLS)
-    return project.run("--snapshot-update", "--mcp-contract-fuzz", "5", *args)
+    project.run("--snapshot-update")
+    assert sorted(path.stem for path in project.pytester.path.glob("mcp_contract_snapshots/*/wipe.json")) == ["wipe"]
+    return project.run("--mcp-contract-fuzz", "5", *args)
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http", "http-sse"])
@@ -85,7 +89,7 @@ def test_a_correct_hand_written_server_that_looks_odd_passes_with_fuzzing(
     with reached(transport, calls=calls) as target:
         result = run(project, target)
     assert findings(result) == set()
-    result.assert_outcomes(passed=9, skipped=1)  # wipe may write: not fuzzed
+    result.assert_outcomes(passed=10, skipped=1)  # wipe may write: not fuzzed
     counted = Counter(calls.read_text().split())
     assert counted["echo"] > 1
     assert counted["status"] > 0
@@ -202,10 +206,16 @@ def test_the_allow_list_carries_a_name_and_an_entry(project: Project) -> None:
     allow = (
         "\n    get weather!:tool-name-invalid  # the client of record keeps it\n    wipe:wire-invalid  # fixed in 2.0"
     )
-    result = listing_run(
-        project, "bad-name", "read-only-string", selected="listing or checks", mcp_contract_allow=allow
+    result = listing_run(project, "bad-name", "read-only-string", mcp_contract_allow=allow)
+    result.assert_outcomes(passed=1, deselected=1)  # the listing, which wrote the tools' snapshots and ran their checks
+    result = project.run("-k", "listing or checks")
+    result.assert_outcomes(passed=5, deselected=5)  # the listing and four tool checks, now items of their own
+    result.stdout.fnmatch_lines(
+        [
+            "allowed violations: get weather!:tool-name-invalid x1 (the client of record keeps it); "
+            "wipe:wire-invalid x1 (fixed in 2.0)"
+        ]
     )
-    result.assert_outcomes(passed=5)  # the listing and four tool checks
 
 
 def test_the_clients_profile_refuses_a_dot_and_a_long_name(project: Project) -> None:

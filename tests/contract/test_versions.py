@@ -137,15 +137,23 @@ def test_the_ini_order_decides_the_version_of_a_tests_own_calls(project: Project
     result.stdout.fnmatch_lines(["*tools/list failed on *: JSON-RPC error -32603: Handler returned an invalid result*"])
 
 
+def _record(project: Project, **outcomes: int) -> None:
+    """The first run: the listing item writes every tool's snapshot (and runs its checks), so the next run
+    collects each tool's own items."""
+    project.run("--snapshot-update").assert_outcomes(**outcomes)
+
+
 def test_the_suite_checks_every_tool_under_every_version(project: Project) -> None:
     project.configure(target("wire"), suite=True)
+    _record(project, failed=1)  # the listing: 2025-11-25 cannot list, and some tools' checks fail
     result = project.run("-k", "listing or schema_not_object and checks", "-v")
     result.assert_outcomes(failed=2, deselected=len(WIRE_TOOLS) * 2 - 1)
     result.stdout.fnmatch_lines_random(
         [
-            "tox.ini::listing[[]2025-11-25[]] FAILED*",
+            "tox.ini::listing FAILED*",
             "tox.ini::checks[[]schema_not_object[]] FAILED*",
-            "*tools/list failed on *: JSON-RPC error -32603: Handler returned an invalid result*",
+            "offering protocol version 2025-11-25, the tools could not be listed: tools/list failed on *: "
+            "JSON-RPC error -32603: Handler returned an invalid result*",
             "[[]output-schema-invalid @ 2025-11-25[]] at (root)",
         ]
     )
@@ -153,8 +161,9 @@ def test_the_suite_checks_every_tool_under_every_version(project: Project) -> No
 
 def test_offering_one_version_checks_under_it_alone(project: Project) -> None:
     project.configure(target("wire"), suite=True, mcp_contract_protocol_versions="2026-07-28")
+    _record(project, failed=1)  # the listing, with the checks of the tools broken under every version
     result = project.run("-k", "listing or schema_not_object and checks")
-    result.assert_outcomes(passed=1, deselected=len(WIRE_TOOLS) * 2 - 1)
+    result.assert_outcomes(passed=2, deselected=len(WIRE_TOOLS) * 2 - 1)  # the listing, and the array root's checks
 
 
 LIST_RESULT = """
@@ -201,13 +210,14 @@ def test_an_example_call_that_breaks_only_the_older_era_names_it(
     project.pytester.makefile(".toml", cases='[[case]]\ntool = "numbers"\n\n[[case]]\ntool = "point"\n')
     project.configure("lists.py:server", suite=True, mcp_contract_cases="cases.toml")
     result = project.run("-k", "call")
-    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    result.assert_outcomes(passed=1, failed=1, deselected=1)  # the listing
     # At 2026-07-28 a list is any client's to read; at 2025-11-25 it is not.
     result.stdout.fnmatch_lines(["tool 'numbers' called with no arguments broke its contract (1 violation):", *finding])
 
 
 def test_the_summary_names_the_tools_kept_under_some_versions_only(project: Project) -> None:
     project.configure(target("wire"), suite=True)
+    _record(project, failed=1)
     result = project.run("-k", "checks and (schema_not_object or schema_bad_type)")
     result.assert_outcomes(failed=2, deselected=len(WIRE_TOOLS) * 2 - 1)
     result.stdout.fnmatch_lines(
@@ -271,8 +281,14 @@ server = Server("by-version", on_list_tools=list_tools, on_call_tool=call_tool)
 def test_a_listing_that_differs_between_versions_is_shown_as_a_diff(project: Project) -> None:
     project.pytester.makepyfile(by_version=BY_VERSION)
     project.configure("by_version.py:server", suite=True)
-    result = project.run("--snapshot-update", "-k", "schema")
-    result.assert_outcomes(failed=1, deselected=1)
+    # The listing writes the new tool's file, and fails as the versions list it differently; later, its schema item.
+    first = project.run("--snapshot-update")
+    first.assert_outcomes(failed=1)
+    first.stdout.fnmatch_lines(["tool 'count' is listed differently under 2025-11-25 than under 2026-07-28*"])
+    # The snapshot holds the first version's listing.
+    assert '"number"' in (project.pytester.path / "mcp_contract_snapshots" / "by-version" / "count.json").read_text()
+    result = project.run("-k", "schema")
+    result.assert_outcomes(failed=1, deselected=2)
     result.stdout.fnmatch_lines(
         [
             "tool 'count' is listed differently under 2025-11-25 than under 2026-07-28: a client's protocol version "
@@ -286,10 +302,9 @@ def test_a_listing_that_differs_between_versions_is_shown_as_a_diff(project: Pro
             '+        "type": "integer"',
         ]
     )
-    # The snapshot holds the first version's listing, and one version alone is one contract.
-    assert '"number"' in (project.pytester.path / "mcp_contract_snapshots" / "by-version" / "count.json").read_text()
+    # One version alone is one contract.
     project.run("-k", "schema", "-o", "mcp_contract_protocol_versions=2026-07-28").assert_outcomes(
-        passed=1, deselected=1
+        passed=1, deselected=2
     )
 
 
@@ -315,8 +330,11 @@ def test_a_defect_under_every_version_is_told_once_and_a_tool_missing_under_one_
     project.pytester.makepyfile(some_versions=SOME_VERSIONS)
     project.pytester.makefile(".toml", cases='[[case]]\ntool = "bare"\n')
     project.configure("some_versions.py:server", suite=True, mcp_contract_cases="cases.toml")
-    result = project.run("--snapshot-update", "-k", "call or schema[extra]")
-    result.assert_outcomes(failed=2, deselected=3)
+    first = project.run("--snapshot-update")
+    first.assert_outcomes(failed=2)  # the listing names the tool missing under one version; the case's call fails
+    first.stdout.fnmatch_lines(["*tool 'extra' is listed under 2026-07-28 but not under 2025-11-25*"])
+    result = project.run("-k", "call or schema[extra]")
+    result.assert_outcomes(failed=2, deselected=4)
     result.stdout.fnmatch_lines(
         [
             "*tool 'extra' is listed under 2026-07-28 but not under 2025-11-25: a client on 2025-11-25 cannot call it.*",
@@ -401,5 +419,7 @@ def test_a_server_that_answers_both_offers_with_one_version_starts_once(project:
         f"runpy.run_path({str(SERVERS / 'handshake_only.py')!r}, run_name='__main__')\n"
     )
     project.configure(f"stdio:{sys.executable} {counted.name}", suite=True)
-    project.run("-k", "checks[point]").assert_outcomes(passed=1)
+    _record(project, passed=1)  # the listing (a run that writes a new folder starts it twice, to see its name last)
+    starts.unlink()
+    project.run("-k", "listing or checks[point]").assert_outcomes(passed=2, deselected=5)
     assert starts.read_text() == "started\n"

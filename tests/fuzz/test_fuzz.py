@@ -16,11 +16,21 @@ from pytest_mcp_contract._messages import case_lines
 FUZZ = target("fuzz_targets", "mcp")
 
 
+def recorded(project: Project, tools: int = 15) -> None:
+    """The first run, as its listing item advises: it records each tool's snapshot, and from then on every
+    tool has its items, its fuzz item among them (the suite is collected from the snapshots). ``tools``: how
+    many the server lists."""
+    result = project.run("--snapshot-update", "tox.ini::listing")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"schema snapshots: {tools} created"])
+
+
 @pytest.fixture
 def fuzzing(project: Project, monkeypatch: pytest.MonkeyPatch) -> Project:
     monkeypatch.delenv("FUZZ_FIXED", raising=False)
     project.configure(FUZZ, suite=True)
     project.tests("def test_plain():\n    pass\n")
+    recorded(project)
     return project
 
 
@@ -181,6 +191,7 @@ def test_a_server_started_as_a_command_is_fuzzed_the_same_way(
     command = f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}"
     project.configure(command, suite=True)
     project.tests("def test_plain():\n    pass\n")
+    recorded(project)
     result = project.run(
         "--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and (average or tags)"
     )
@@ -369,6 +380,7 @@ def test_a_server_that_dies_under_a_call_is_an_input_crash_and_so_is_its_replay(
     target = f"stdio:{sys.executable} {SERVERS / 'fuzz_targets.py'}"
     project.configure(target, suite=True, mcp_contract_fuzz_allow="shutdown")
     project.tests("def test_plain():\n    pass\n")
+    recorded(project)
     for searched in (True, False):  # then replayed from the record: the same finding, not a traceback
         result = project.run(
             "--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and (shutdown or tags)"
@@ -446,10 +458,10 @@ def test_an_allow_line_fuzzing_needed_is_neither_failing_nor_stale(project: Proj
         suite=True,
         mcp_contract_allow="\n    ratio:structured-invalid  # NaN for 0, until the fix\n    ratio:content-mismatch  # the same",
     )
-    project.run("--snapshot-update", "-k", "schema").assert_outcomes(passed=1)
+    recorded(project, 1)
     # The whole project: only such a run can tell an allow line nothing needed.
     result = project.run("--mcp-contract-fuzz", "30", "--mcp-contract-fuzz-seed", "3")
-    result.assert_outcomes(passed=3)  # schema, checks, fuzz
+    result.assert_outcomes(passed=4)  # listing, schema, checks, fuzz
     result.stdout.fnmatch_lines(
         [
             "ratio  matched  passed     30           0         0        2",
@@ -506,6 +518,7 @@ def test_a_finding_with_a_lone_surrogate_is_recorded_escaped_and_replayed(projec
         '{"case": [{"tool": "picky", "arguments": {"text": "a\\udfff"}}]}'
     )
     project.configure(target("hostile"), suite=True, mcp_contract_cases="cases.json")
+    recorded(project, 3)
     args = ("--mcp-contract-fuzz", "20", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz and picky")
     result = project.run(*args)
     result.assert_outcomes(failed=1)

@@ -36,6 +36,18 @@ SUMMARY = [
 ]
 IN_PROCESS = target("writers", "mcp")
 OVER_STDIO = f"stdio:{{python}} {SERVERS / 'writers.py'}"
+HEADER = (
+    "mcp-contract: fuzzing each tool that says readOnlyHint: true or is in mcp_contract_fuzz_allow; the summary "
+    "names each tool skipped, with the line that fuzzes it"
+)
+
+
+def recorded(project: Project) -> None:
+    """The first run, as its listing item advises: it records each tool's snapshot (calling none of them), and
+    from then on every tool has its items, its fuzz item among them (the suite is collected from the snapshots)."""
+    result = project.run("--snapshot-update", "tox.ini::listing")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["schema snapshots: 4 created"])
 
 
 @pytest.fixture(params=["in process", "over stdio"])
@@ -46,6 +58,7 @@ def writers(request: pytest.FixtureRequest, project: Project) -> Project:
     folder = project.pytester.path / "written"
     folder.mkdir()
     (folder / "notes.txt").write_text(NOTES, encoding="utf-8")
+    recorded(project)
     return project
 
 
@@ -57,14 +70,9 @@ def test_only_the_read_only_tool_is_fuzzed_and_no_file_changes(writers: Project)
     folder = writers.pytester.path / "written"
     before = _contents(folder)
     result = writers.run("--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", "fuzz", "-rs")
-    result.assert_outcomes(passed=1, skipped=3, deselected=9)
+    result.assert_outcomes(passed=1, skipped=3, deselected=10)
     assert _contents(folder) == before
-    result.stdout.fnmatch_lines(
-        [
-            "mcp-contract: fuzzing 1 of the server's 4 tools; 3 may write (they do not say readOnlyHint: true) and "
-            "are skipped, each named in the summary with the line that fuzzes it",
-        ]
-    )
+    result.stdout.fnmatch_lines([HEADER])
     result.stdout.fnmatch_lines(SKIPPED, consecutive=False)
     assert_says(result.stdout.str(), quoted("fuzz-skipped"))
     # The read-only tool's calls were made and checked, each answered with a result; the others' none.
@@ -84,11 +92,11 @@ def test_a_writing_tool_the_allow_list_names_is_fuzzed_and_only_that_one(writers
     result = writers.run(
         "--mcp-contract-fuzz", "20", "-k", "fuzz", "-o", "mcp_contract_fuzz_allow=append_note", "-rs", "-v"
     )
-    result.assert_outcomes(passed=2, skipped=2, deselected=9)
+    result.assert_outcomes(passed=2, skipped=2, deselected=10)
     result.stdout.fnmatch_lines(["*::fuzz[[]append_note[]] PASSED*", "*::fuzz[[]read_notes[]] PASSED*"])
     result.stdout.fnmatch_lines(
         [
-            "mcp-contract: fuzzing 2 of the server's 4 tools; 2 may write *",
+            HEADER,
             "not fuzzed, as they may write (no readOnlyHint: true): 2 tools; *",
             "  create_file: mcp_contract_fuzz_allow = create_file",
             "  delete_notes (says destructiveHint: true): mcp_contract_fuzz_allow = delete_notes",
@@ -104,7 +112,7 @@ def test_a_writing_tool_the_allow_list_names_is_fuzzed_and_only_that_one(writers
 def test_fuzz_writes_fuzzes_every_tool_and_the_header_says_what_that_risks(writers: Project) -> None:
     folder = writers.pytester.path / "written"
     result = writers.run("--mcp-contract-fuzz", "20", "-k", "fuzz", "-o", "mcp_contract_fuzz_writes=true", "-v")
-    result.assert_outcomes(passed=4, deselected=9)
+    result.assert_outcomes(passed=4, deselected=10)
     result.stdout.fnmatch_lines(
         [
             "mcp-contract: fuzzing every tool, also those that may write, delete or send (mcp_contract_fuzz_writes "
@@ -124,6 +132,7 @@ def test_the_summary_and_report_name_the_skipped_tools_under_xdist(project: Proj
     project.configure(IN_PROCESS, suite=True)
     project.tests("def test_plain():\n    pass\n")
     (project.pytester.path / "written").mkdir()
+    recorded(project)
     result = project.run(
         "--mcp-contract-fuzz", "20", "-k", "fuzz", "-n", "2", "--mcp-contract-report", "report.md", "-p", "no:randomly"
     )
@@ -164,14 +173,20 @@ def test_the_removed_readonly_only_key_says_it_is_now_the_default(project: Proje
     assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
 
 
-def test_the_header_counts_every_tool_when_each_is_read_only_or_allowed(writers: Project) -> None:
-    # Collected only: the header is written before any item runs.
+def test_the_header_says_which_tools_are_fuzzed_without_listing_them(writers: Project) -> None:
+    # Collected only: the header is written before any item runs, and collecting starts no server. So it
+    # names the rule, not a count of the listed tools: the same line whether the allow list names every
+    # tool that may write or none of them.
     allowed = "mcp_contract_fuzz_allow=append_note create_file delete_notes"
-    result = writers.run("--mcp-contract-fuzz", "5", "-o", allowed, "--collect-only")
-    assert result.ret == pytest.ExitCode.OK
-    result.stdout.fnmatch_lines(
-        [
-            "mcp-contract: fuzzing each of the server's 4 tools (each says readOnlyHint: true or is in "
-            "mcp_contract_fuzz_allow)"
-        ]
-    )
+    for options in ([], ["-o", allowed]):
+        result = writers.run("--mcp-contract-fuzz", "5", *options, "--collect-only")
+        assert result.ret == pytest.ExitCode.OK
+        result.stdout.fnmatch_lines([HEADER])
+        result.stdout.no_fnmatch_line("*of the server's * tools*")
+        # Every tool with a snapshot has its fuzz item; one not allowed is skipped when it runs.
+        result.stdout.fnmatch_lines(
+            [
+                f"    <ContractItem fuzz[[]{tool}[]]>"
+                for tool in ("append_note", "create_file", "delete_notes", "read_notes")
+            ]
+        )

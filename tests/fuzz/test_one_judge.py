@@ -56,6 +56,16 @@ def test_call(mcp_contract, tool, version):
     mcp_contract.call_tool(tool, {})
 """
 
+
+def recorded(project: Project, tools: int) -> None:
+    """The first run, as its listing item advises: it records each tool's snapshot, and from then on every
+    tool has its items, its fuzz item among them (the suite is collected from the snapshots). ``tools``: how
+    many the server lists."""
+    result = project.run("--snapshot-update", "tox.ini::listing")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"schema snapshots: {tools} created"])
+
+
 SECTION = re.compile(r"^_+ (test_call\[(\w+)-[\d-]+\]|fuzz\[(\w+)\]) _+$")
 LABEL = re.compile(r"^(?:E\s+)?(\[[a-z-]+(?: @ [\d-]+)?\](?: at \S+)?)$")
 
@@ -85,6 +95,7 @@ def test_the_fuzzer_and_a_test_get_the_same_violations_under_each_version(projec
     project.pytester.syspathinsert(SERVERS.parent)
     project.configure(server, suite=True, mcp_contract_protocol_versions="2026-07-28\n    2025-11-25")
     project.tests(TESTS)
+    recorded(project, 3)
     result = project.run("--mcp-contract-fuzz", "3", "-p", "no:randomly", "-k", "test_call or fuzz")
     # numbers breaks only under 2025-11-25: its 2026-07-28 test passes; every other call fails.
     result.assert_outcomes(passed=1, failed=8)
@@ -112,6 +123,7 @@ def test_the_fuzzer_and_a_test_get_the_same_violations_under_each_version(projec
 def test_data_told_in_prose_to_the_fuzzer_is_noted_in_the_summary(project: Project) -> None:
     # The same note a test's call gets: the fuzzer's calls are checked calls like any other.
     project.configure(target("mirror_cases", "mcp"), suite=True, mcp_contract_fuzz_writes="true")
+    recorded(project, 29)
     result = project.run("--mcp-contract-fuzz", "2", "-k", "fuzz and record_in_prose and not json")
     assert result.ret == 0
     result.stdout.fnmatch_lines(["* 1 passed, * deselected *"])

@@ -28,7 +28,7 @@ def changed(project: Project) -> Project:
     project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp", suite=True)
     project.tests(TESTS)
-    project.run("--snapshot-update").assert_outcomes(passed=7)
+    project.run("--snapshot-update").assert_outcomes(passed=4)  # the tests, and the listing that writes the snapshots
     project.pytester.makepyfile(weather=WEATHER_V2)
     return project
 
@@ -37,7 +37,7 @@ def changed(project: Project) -> Project:
 def test_summary_and_report_tell_the_story(changed: Project, workers: list[str]) -> None:
     report = changed.pytester.path / "contract-report.md"
     result = changed.run(*workers, "--mcp-contract-report", str(report))
-    result.assert_outcomes(passed=6, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*- mcp contract -*",
@@ -92,14 +92,14 @@ def test_the_summary_is_one_line_under_q_unless_something_failed(changed: Projec
     assert "mcp contract" not in changed.run("-qq").stdout.str()
     changed.pytester.makepyfile(weather=WEATHER_V1)  # and back: the schema item fails
     result = changed.run("-q")
-    result.assert_outcomes(passed=6, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(["*- mcp contract -*"])
 
 
 def test_accepting_the_change_is_reported_as_updated(changed: Project) -> None:
     report = changed.pytester.path / "report.md"
     result = changed.run("--snapshot-update", "--mcp-contract-report", str(report))
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["schema snapshots: 1 matched, 1 updated (2 breaking changes)"])
     assert "| `get_weather` | **BREAKING** updated (2 breaking, 1 additive) | passed | 1 | — |" in report.read_text()
 
@@ -110,6 +110,13 @@ def test_a_removed_tool_is_reported_as_breaking(changed: Project, workers: list[
     changed.tests("def test_nothing():\n    pass\n")
     report = changed.pytester.path / "report.md"
     result = changed.run(*workers, "--mcp-contract-report", str(report))
+    result.assert_outcomes(passed=4, failed=1, skipped=1)  # schema[ping] fails, checks[ping] is skipped
+    result.stdout.fnmatch_lines(
+        [
+            "*_ schema[[]ping[]] _*",
+            "tool 'ping' has a snapshot, but the server no longer lists it: every client that calls it breaks. *",
+        ]
+    )
     result.stdout.fnmatch_lines(
         [
             "schema snapshots: 1 matched",
@@ -123,6 +130,7 @@ def test_a_removed_tool_is_reported_as_breaking(changed: Project, workers: list[
         "(pytest --snapshot-update deletes it)\n"
     )
     result = changed.run(*workers, "--snapshot-update", "--mcp-contract-report", str(report))
+    result.assert_outcomes(passed=5, skipped=1)  # its schema item passes as syrupy deletes its file; its checks skip
     result.stdout.fnmatch_lines(
         [
             "removed tools — BREAKING: ping (no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json "
@@ -133,6 +141,7 @@ def test_a_removed_tool_is_reported_as_breaking(changed: Project, workers: list[
         report.read_text()
     )
     result = changed.run(*workers)
+    result.assert_outcomes(passed=4)
     result.stdout.no_fnmatch_line("removed tools*")
 
 
@@ -199,7 +208,7 @@ def test_calls_to_other_servers_get_their_own_table(project: Project) -> None:
 
     project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp", suite=True)
-    project.run("--snapshot-update").assert_outcomes(passed=4)
+    project.run("--snapshot-update").assert_outcomes(passed=1)  # the listing writes the snapshots
     wire = target("wire")
     project.tests(
         f"""
@@ -215,7 +224,7 @@ def test_calls_to_other_servers_get_their_own_table(project: Project) -> None:
         """
     )
     report = project.pytester.path / "report.md"
-    project.run("--mcp-contract-report", str(report)).assert_outcomes(passed=5)
+    project.run("--mcp-contract-report", str(report)).assert_outcomes(passed=6)
     text = report.read_text()
     assert text.startswith("# MCP contract report\n\nConfigured server `weather.py:mcp` (`weather`): 2 tools.\n")
     configured = text.index("## Server `weather` (configured)\n\n| tool |")
@@ -290,8 +299,10 @@ server = build([WireTool(name, N_SCHEMA, {"n": 1}, ['{"n": 1}']) for name in ("t
 """
     )
     project.configure("odd.py:server", suite=True)
+    # The listing writes each tool's snapshot (and fails on the names, as a listing-level finding).
+    project.run("--snapshot-update").assert_outcomes(failed=1)
     result = project.run("-k", "checks", "--mcp-contract-report=report.md")
-    result.assert_outcomes(passed=4)
+    result.assert_outcomes(passed=4, deselected=5)
     result.stdout.fnmatch_lines(
         [
             "tool          schema  checks  calls  violations  expected  allowed",

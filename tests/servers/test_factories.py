@@ -21,9 +21,10 @@ def test_zone(mcp_contract):
 
 
 def _suite_runs_with_snapshots(project: Project, pytester: pytest.Pytester, folder: str, tools: list[str]) -> None:
-    """``--snapshot-update`` writes a snapshot per tool, then a plain run passes them all."""
+    """The first ``--snapshot-update`` run has the listing item and the test: the listing checks each tool
+    and writes its snapshot; from then on each tool has items of its own, and a plain run passes them all."""
     created = project.run("--snapshot-update")
-    created.assert_outcomes(passed=2 * len(tools) + 1)
+    created.assert_outcomes(passed=2)
     created.stdout.fnmatch_lines(
         [f"schema snapshots: {len(tools)} created", f"tool checks: {len(tools)} passed, 0 failed"]
     )
@@ -31,7 +32,7 @@ def _suite_runs_with_snapshots(project: Project, pytester: pytest.Pytester, fold
         f"{tool}.json" for tool in tools
     ]
     again = project.run()
-    again.assert_outcomes(passed=2 * len(tools) + 1)
+    again.assert_outcomes(passed=2 * len(tools) + 2)
     again.stdout.fnmatch_lines(
         [
             f"schema snapshots: {len(tools)} matched",
@@ -46,16 +47,21 @@ def test_a_module_factory_called_with_no_arguments_runs_the_whole_suite(
 ) -> None:
     project.configure(f"{FACTORIES}:create_server()", suite=True)
     project.tests(CALL_ZONE.replace("Asia/Tokyo", "UTC"))
-    header = project.run("--collect-only")
-    header.stdout.fnmatch_lines(
+    header = (
+        f"mcp-contract: server {FACTORIES}:create_server() (mcp_contract_server in tox.ini), scope=session, timeout=30s"
+    )
+    first = project.run("--collect-only")
+    first.stdout.fnmatch_lines([header, "*<ContractItem listing>", "*2 tests collected*"])
+    _suite_runs_with_snapshots(project, pytester, "clock", ["shift", "zone"])
+    project.run("--collect-only").stdout.fnmatch_lines(
         [
-            f"mcp-contract: server {FACTORIES}:create_server() (mcp_contract_server in tox.ini), scope=session, "
-            "timeout=30s",
+            header,
+            "*<ContractItem listing>",
             "*<ContractItem schema[[]shift[]]>",
             "*<ContractItem checks[[]zone[]]>",
+            "*6 tests collected*",
         ]
     )
-    _suite_runs_with_snapshots(project, pytester, "clock", ["shift", "zone"])
 
 
 def test_a_factory_with_keyword_arguments_builds_the_server_they_describe(
@@ -137,7 +143,7 @@ def test_an_async_factory_is_awaited(project: Project) -> None:
         """
     )
     result = project.run("--snapshot-update")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=2)  # the test and the listing, which made the snapshot of made_by
     result.stdout.fnmatch_lines(["schema snapshots: 1 created"])
 
 
@@ -166,7 +172,7 @@ def test_a_lifespan_is_entered_for_the_run_and_left_at_its_end(project: Project,
         """
     )
     result = project.run("--snapshot-update", "-W", "error")
-    result.assert_outcomes(passed=4)
+    result.assert_outcomes(passed=3)  # the two tests and the listing, all on the one lifespan
     assert (pytester.path / "journal.txt").read_text() == LIFESPAN_LEFT
     output = result.stdout.str() + result.stderr.str()
     assert "Task was destroyed" not in output
@@ -367,7 +373,7 @@ def test_a_stdio_command_with_parentheses_is_still_a_command(project: Project) -
     project.configure(f"stdio:{sys.executable} {SERVERS / 'factories.py'} 'Etc/GMT(-9):x'", suite=True)
     project.tests(CALL_ZONE.replace("Asia/Tokyo", "Etc/GMT(-9):x"))
     result = project.run("--snapshot-update")
-    result.assert_outcomes(passed=5)
+    result.assert_outcomes(passed=2)  # the test and the listing, which made the snapshots of both tools
     result.stdout.fnmatch_lines(["schema snapshots: 2 created"])
 
 
@@ -380,44 +386,40 @@ def mcp_contract_server():
     return create_server("Asia/Tokyo")
 """
 
-SUITE_NOT_GENERATED = (
-    "not generated: the server comes from the mcp_contract_server fixture in conftest.py, and the suite lists "
-    "the tools while pytest collects, before any fixture runs. For the suite, its snapshots and 'tools not "
-    "called', name the server as a target instead; a server a function builds is named by calling it: "
-    "mcp_contract_server = package.module:create_server(ARGS…)"
+FIXTURE_SERVER = (
+    "mcp-contract: server from the mcp_contract_server fixture in {where} (the contract suite's items get it there "
+    "too, when they run)"
 )
 
 
-def test_a_fixture_override_without_a_target_says_the_suite_is_not_generated(
+def test_a_fixture_override_without_a_target_gives_the_suite_its_server(
     project: Project, pytester: pytest.Pytester
 ) -> None:
     project.configure(None, suite=True)
     pytester.makeconftest(OVERRIDE)
     project.tests(CALL_ZONE)
-    result = project.run()
-    result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(
-        [
-            f"mcp-contract: contract suite {SUITE_NOT_GENERATED}",
-            "*mcp contract*",
-            "zone  *1*",
-            f"contract suite: {SUITE_NOT_GENERATED}",
-            "tool calls checked: 1, violations: 0",
-        ]
+    first = project.run()
+    first.assert_outcomes(passed=1, failed=1)  # the listing: the fixture's server has no snapshots yet
+    first.stdout.fnmatch_lines([FIXTURE_SERVER.format(where="conftest.py")])
+    assert_says(first.stdout.str(), quoted("fixture-override"))
+    assert (
+        "2 tools have no schema snapshot in mcp_contract_snapshots/clock yet: 'shift', 'zone' (their tool checks "
+        "ran here)." in first.stdout.str()
     )
-    assert_says(result.stdout.str(), quoted("fixture-override"))
+    assert "not generated" not in first.stdout.str()
+    _suite_runs_with_snapshots(project, pytester, "clock", ["shift", "zone"])
 
 
-def test_an_override_in_a_sub_folder_is_named_in_the_summary(project: Project, pytester: pytest.Pytester) -> None:
-    # Read while pytest collects, after the header: only the summary can name it.
+def test_an_override_in_a_sub_folder_gives_the_suite_its_server(project: Project, pytester: pytest.Pytester) -> None:
+    # Read while pytest collects, after the header; the suite's items still see that folder's fixtures.
     project.configure(None, suite=True)
     sub = pytester.mkdir("sub")
     (sub / "conftest.py").write_text(OVERRIDE)
     (sub / "test_zone.py").write_text(CALL_ZONE)
-    result = project.run()
-    result.assert_outcomes(passed=1)
-    assert "mcp-contract: contract suite" not in result.stdout.str()
-    result.stdout.fnmatch_lines([f"contract suite: {SUITE_NOT_GENERATED.replace('conftest.py', 'sub/conftest.py')}"])
+    first = project.run()
+    first.assert_outcomes(passed=1, failed=1)
+    first.stdout.fnmatch_lines(["*2 tools have no schema snapshot in mcp_contract_snapshots/clock yet*"])
+    _suite_runs_with_snapshots(project, pytester, "clock", ["shift", "zone"])
 
 
 def test_no_word_without_an_override_or_with_the_suite_switched_off(
@@ -431,15 +433,15 @@ def test_no_word_without_an_override_or_with_the_suite_switched_off(
     assert "contract suite" not in result.stdout.str()
 
 
-def test_an_override_beside_a_target_keeps_the_suite_on_the_target(project: Project, pytester: pytest.Pytester) -> None:
-    # The tests' calls go to the fixture's server; the suite checks the configured one.
-    project.configure(f"{FACTORIES}:create_server()", suite=True)
+def test_an_override_beside_a_target_gives_the_suite_the_overrides_server(
+    project: Project, pytester: pytest.Pytester
+) -> None:
+    # The tests' calls and the suite's items go to the fixture's server (clock), not the configured one (folder).
+    project.configure(target("factories", "serve(repository='.')"), suite=True)
     pytester.makeconftest(OVERRIDE)
     project.tests(CALL_ZONE)
-    result = project.run("--snapshot-update")
-    result.assert_outcomes(passed=5)
-    result.stdout.fnmatch_lines(["schema snapshots: 2 created"])
-    assert "contract suite" not in result.stdout.str()
+    _suite_runs_with_snapshots(project, pytester, "clock", ["shift", "zone"])
+    assert not (pytester.path / "mcp_contract_snapshots" / "folder").exists()
 
 
 def test_the_documented_factory_and_lifespan_servers(project: Project, pytester: pytest.Pytester) -> None:
@@ -459,9 +461,9 @@ def test_the_documented_factory_and_lifespan_servers(project: Project, pytester:
         """
     )
     created = project.run("--snapshot-update", "-k", "not notes")
-    created.assert_outcomes(passed=3, deselected=1)
+    created.assert_outcomes(passed=2, deselected=1)  # test_zone and the listing, which made zone's snapshot
     created.stdout.fnmatch_lines(["schema snapshots: 1 created"])
-    project.run("-k", "not notes").assert_outcomes(passed=3, deselected=1)
+    project.run("-k", "not notes").assert_outcomes(passed=4, deselected=1)
     notes = project.run(
         "--mcp-contract-server",
         "clock_server.notes:open_server(db_path='notes.db')",
@@ -469,5 +471,6 @@ def test_the_documented_factory_and_lifespan_servers(project: Project, pytester:
         "not zone",
         "--snapshot-update",
     )
-    notes.assert_outcomes(passed=3, deselected=1)
+    notes.assert_outcomes(passed=2, deselected=1)  # test_notes and the listing, which made count_notes' snapshot
+    notes.stdout.fnmatch_lines(["count_notes  created  passed  *", "schema snapshots: 1 created"])
     assert (pytester.path / "notes.db").is_file()

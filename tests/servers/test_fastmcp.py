@@ -98,8 +98,10 @@ def test_a_fastmcp_server_passes_the_generated_suite_and_is_snapshotted(project:
     project.configure(FASTMCP, suite=True, mcp_contract_snapshot_fields="description")
     project.tests("def test_nothing():\n    pass\n")
     result = project.run("-m", "mcp_contract", "--snapshot-update")
-    result.assert_outcomes(passed=2 * len(CORRECT), deselected=1)  # schema and checks, for every tool
-    result.stdout.fnmatch_lines([f"{len(CORRECT)} snapshots generated."])
+    result.assert_outcomes(passed=1, deselected=1)  # the listing: every tool's snapshot written, its checks run
+    result.stdout.fnmatch_lines(
+        [f"schema snapshots: {len(CORRECT)} created", f"tool checks: {len(CORRECT)} passed, 0 failed"]
+    )
     # FastMCP's own layout is what is recorded: its wrap marker, field names (not aliases), no titles.
     folder = project.pytester.path / "mcp_contract_snapshots" / "fastmcp-weather"
     assert (folder / "count.json").read_text() == (
@@ -120,7 +122,11 @@ def test_a_fastmcp_server_passes_the_generated_suite_and_is_snapshotted(project:
         "}\n"
     )
     assert '"temperature_c"' in (folder / "get_weather.json").read_text()
-    project.run("-m", "mcp_contract").assert_outcomes(passed=2 * len(CORRECT), deselected=1)
+    again = project.run("-m", "mcp_contract")
+    again.assert_outcomes(passed=1 + 2 * len(CORRECT), deselected=1)  # the listing; schema and checks, for every tool
+    again.stdout.fnmatch_lines(
+        [f"schema snapshots: {len(CORRECT)} matched", f"tool checks: {len(CORRECT)} passed, 0 failed"]
+    )
 
 
 def test_every_correct_fastmcp_tool_passes_through_the_fixture(project: Project) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import HANG, SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server, listing_failure
+from conftest import HANG, SERVERS, STALE, STALE_FAILURE, Project, free_port, http_server, listing_error, setup_error
 from docs_text import assert_says, quoted, quoted_rows
 
 LIFECYCLE = str(SERVERS / "lifecycle.py")
@@ -28,12 +28,15 @@ def test_the_example_server_over_http_matches_its_in_process_snapshots(
     with http_server(*start[2:-3], env={"PYTHONPATH": str(example / "src")}) as url:
         args = [arg.replace("127.0.0.1:8000", url.removeprefix("http://").removesuffix("/mcp")) for arg in run[1:]]
         result = pytester.runpytest("-p", "no:cacheprovider", *args)
-    result.assert_outcomes(passed=23)  # every snapshot matched the committed files, every check and call passed
+    # Collection cannot tell which of the two snapshot folders (weather, weather-v1) is this URL's (no cache):
+    # the listing compares every tool with its file and runs its checks; then the cases file's 7 calls.
+    result.assert_outcomes(passed=8)  # every snapshot matched the committed files, every check and call passed
     result.stdout.fnmatch_lines(
         [
             f"mcp-contract: server {url} (--mcp-contract-server), scope=session, timeout=30s",
             "get_weather        matched  passed      6           0         0        0",
             "schema snapshots: 7 matched",
+            "tool checks: 7 passed, 0 failed",
         ]
     )
 
@@ -41,7 +44,7 @@ def test_the_example_server_over_http_matches_its_in_process_snapshots(
 def test_nothing_listening_says_to_start_the_server(plain: Project) -> None:
     port = free_port()
     plain.configure(f"http://127.0.0.1:{port}/mcp", suite=True)
-    text = listing_failure(plain)
+    text = listing_error(plain)
     assert text == (
         f"could not open an MCP session to the HTTP endpoint "
         f"'http://127.0.0.1:{port}/mcp': ConnectError: All connection attempts failed. Nothing accepts "
@@ -53,7 +56,7 @@ def test_nothing_listening_says_to_start_the_server(plain: Project) -> None:
 def test_a_wrong_path_is_a_404_with_the_path_named(plain: Project) -> None:
     with http_server(LIFECYCLE, path="/api") as url:
         plain.configure(url, suite=True)
-        text = listing_failure(plain)
+        text = listing_error(plain)
         assert text.endswith(
             "The endpoint answered HTTP 404 Not Found: no MCP endpoint at the path '/api'. "
             "Check the URL's path (an MCPServer serves /mcp by default)."
@@ -69,7 +72,7 @@ def token_server() -> Iterator[str]:
 
 def test_a_401_says_how_to_send_credentials(plain: Project, token_server: str) -> None:
     plain.configure(token_server, suite=True)
-    text = listing_failure(plain)
+    text = listing_error(plain)
     assert text.endswith(
         "The endpoint answered HTTP 401 Unauthorized: give credentials with ini mcp_contract_headers, "
         "e.g. Authorization: Bearer ${MCP_TOKEN}"
@@ -82,11 +85,16 @@ def test_headers_take_the_token_from_the_environment(
 ) -> None:
     monkeypatch.setenv("LIFECYCLE_TOKEN", "s3cret")
     plain.configure(token_server, suite=True, mcp_contract_headers="Authorization: Bearer ${LIFECYCLE_TOKEN}")
-    result = plain.run("-m", "mcp_contract", "--snapshot-update")
-    result.assert_outcomes(passed=16, deselected=1)  # schema and checks items of the eight tools
-    result.stdout.fnmatch_lines(["8 snapshots generated."])
+    created = plain.run("-m", "mcp_contract", "--snapshot-update")
+    created.assert_outcomes(passed=1, deselected=1)  # the listing, which wrote the eight tools' snapshots
+    created.stdout.fnmatch_lines(["schema snapshots: 8 created", "tool checks: 8 passed, 0 failed"])
+    result = plain.run("-m", "mcp_contract")
+    result.assert_outcomes(passed=17, deselected=1)  # the listing, and schema and checks items of the eight tools
+    result.stdout.fnmatch_lines(["schema snapshots: 8 matched", "tool checks: 8 passed, 0 failed"])
     monkeypatch.setenv("LIFECYCLE_TOKEN", "wrong")
-    assert listing_failure(plain).endswith(
+    refused = plain.run("-m", "mcp_contract")
+    refused.assert_outcomes(errors=17, deselected=1)
+    assert setup_error(refused, "listing").endswith(
         "The endpoint answered HTTP 401 Unauthorized to the headers from mcp_contract_headers (Authorization): "
         "check the credentials they carry."
     )
@@ -149,7 +157,7 @@ def test_a_web_page_is_not_an_mcp_endpoint(plain: Project) -> None:
     threading.Thread(target=site.serve_forever, daemon=True).start()
     try:
         plain.configure(f"http://127.0.0.1:{site.server_port}/", suite=True)
-        text = listing_failure(plain)
+        text = listing_error(plain)
         assert text.endswith(
             "JSON-RPC error -32600: Unexpected content type: text/html. The URL does not answer as an MCP "
             "endpoint: check that it is the server's MCP URL, not a web page."

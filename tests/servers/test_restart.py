@@ -60,8 +60,11 @@ def _died(server: str, tool: str, code: int, stderr: str) -> list[str]:
 def test_a_crash_fails_that_test_and_the_next_tests_and_suite_items_get_the_server_started_again(
     project: Project, pids: Path
 ) -> None:
-    # One protocol version: the suite's listing starts one process, so the count below is exact.
-    project.configure(CRASHING, suite=True, mcp_contract_protocol_versions=OFFERED[0])
+    # One protocol version: one process per start, so the count below is exact. The input schemas are
+    # snapshotted, so each tool's example call is an item of its own.
+    project.configure(
+        CRASHING, suite=True, mcp_contract_protocol_versions=OFFERED[0], mcp_contract_snapshot_fields="input_schema"
+    )
     project.tests(
         """
         FIRST = []
@@ -78,14 +81,22 @@ def test_a_crash_fails_that_test_and_the_next_tests_and_suite_items_get_the_serv
             assert sorted(mcp_contract.tools) == ["before", "crash", "later"]
         """
     )
-    # Without schema items: they need snapshot files, and are not calls.
+    # The snapshots first, so the suite has the tools' items: the listing writes them, and fails on the
+    # example call of crash, which it makes itself on this first run.
+    recorded = project.run("-p", "no:randomly", "-k", "listing", "--snapshot-update")
+    recorded.assert_outcomes(failed=1, deselected=3)
+    recorded.stdout.fnmatch_lines(["call[[]crash-hello[]]: the stdio server *", "schema snapshots: 3 created"])
+    recording = _started(pids)
+    pids.unlink()
+    # Without schema items: they are no calls.
     result = project.run("-p", "no:randomly", "-k", "not schema")
-    # Each tool's checks and example call in the suite, after the crash of the test and of call[crash-hello].
-    result.assert_outcomes(passed=7, failed=2)
+    # The listing, each tool's checks and example call in the suite, after the crash of the test and of
+    # call[crash-hello].
+    result.assert_outcomes(passed=8, failed=2)
     result.stdout.fnmatch_lines(
         [
             "test_contract.py .F. *",
-            "tox.ini ...F.. *",
+            "tox.ini ....F.. *",
             *_died(CRASHING, "crash", 3, "fatal: the disk is on fire"),
             "*_ call[[]crash-hello[]] _*",
             f"the stdio server '{CRASHING}' closed the connection during tools/call 'crash': the tool crashed or "
@@ -96,8 +107,10 @@ def test_a_crash_fails_that_test_and_the_next_tests_and_suite_items_get_the_serv
     )
     assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["the server dies during a call"])
     started = _started(pids)
-    assert len(started) == 3  # the listing's, then one for test_after and one for call[later-hello]
-    assert _left_running(started) == []
+    # The first, for test_before and test_crash; one for test_after, the listing and the suite's items up to
+    # call[crash-hello]; one for checks[later] and call[later-hello].
+    assert len(started) == 3
+    assert _left_running(recording + started) == []
 
 
 def test_a_server_that_crashes_on_every_call_is_started_again_up_to_the_limit_then_tests_fail_at_once(

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_failure, running
+from conftest import SERVERS, STALE, STALE_FAILURE, Project, listing_error, running
 from docs_text import assert_says, quoted, quoted_rows
 
 from pytest_mcp_contract._servers.stdio import ServerStderr
@@ -30,13 +30,16 @@ def test_the_example_server_over_stdio_matches_its_in_process_snapshots(
     (active / "python").chmod(0o755)
     monkeypatch.setenv("PATH", f"{active}{os.pathsep}{os.environ['PATH']}")
     result = pytester.runpytest("-p", "no:cacheprovider", *args)
-    result.assert_outcomes(passed=23)  # every snapshot matched the committed files, every check and call passed
+    # Collection cannot tell which of the two snapshot folders (weather, weather-v1) is this command's (no
+    # cache): the listing compares every tool with its file and runs its checks; then the cases file's 7 calls.
+    result.assert_outcomes(passed=8)  # every snapshot matched the committed files, every check and call passed
     result.stdout.fnmatch_lines(
         [
             "mcp-contract: server stdio:python -m weather_service.server (--mcp-contract-server), scope=session, "
             "timeout=30s",
             "get_weather        matched  passed      6           0         0        0",  # each call under 2 versions
             "schema snapshots: 7 matched",
+            "tool checks: 7 passed, 0 failed",
         ]
     )
 
@@ -66,7 +69,7 @@ def test_a_python_that_is_not_pytests_gets_a_hint_naming_pytests(
     other.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     plain.configure("stdio:python3 -m shop.server", suite=True)
-    assert listing_failure(plain) == (
+    assert listing_error(plain) == (
         "could not open an MCP session to the stdio server 'stdio:python3 -m shop.server': JSON-RPC error -32000: "
         f"Connection closed. The server process exited with code 1. 'python3' on the PATH is {other}, not the "
         f"interpreter pytest runs on ({sys.executable}): if the server needs this environment's packages, write "
@@ -78,7 +81,7 @@ def test_python_in_braces_is_the_interpreter_pytest_runs_on(plain: Project, monk
     monkeypatch.setenv("PATH", "/nonexistent")  # nothing else could be found
     plain.pytester.makepyfile(which="import sys\nprint(sys.executable, file=sys.stderr)\nsys.exit(4)\n")
     plain.configure("stdio:{python} which.py", suite=True)
-    assert listing_failure(plain).endswith(f"exited with code 4.\nThe server's stderr ends with:\n    {sys.executable}")
+    assert listing_error(plain).endswith(f"exited with code 4.\nThe server's stderr ends with:\n    {sys.executable}")
 
 
 def test_a_python_not_on_the_path_points_to_the_placeholder(plain: Project, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,7 +100,7 @@ def test_a_python_not_on_the_path_points_to_the_placeholder(plain: Project, monk
 def test_a_command_that_exits_at_once_shows_its_stderr(plain: Project) -> None:
     script = plain.pytester.makepyfile(crash="import sys\nprint('config file missing', file=sys.stderr)\nsys.exit(3)\n")
     plain.configure(f"stdio:{PYTHON} {script.name}", suite=True)
-    text = listing_failure(plain)
+    text = listing_error(plain)
     assert text == (
         f"could not open an MCP session to the stdio server 'stdio:{PYTHON} {script.name}': JSON-RPC error -32000: "
         "Connection closed. The server process exited with code 3.\nThe server's stderr ends with:\n"
@@ -112,7 +115,7 @@ def test_a_server_that_never_answers_hits_the_startup_timeout(plain: Project) ->
         silent=f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n"
     )
     plain.configure(f"stdio:{PYTHON} {script.name}", suite=True, mcp_contract_startup_timeout="2")
-    text = listing_failure(plain)  # "took over 2 s": the startup timeout ended the wait, not the server
+    text = listing_error(plain)  # "took over 2 s": the startup timeout ended the wait, not the server
     assert (
         f"opening a session to the stdio server 'stdio:{PYTHON} {script.name}' took over 2 s: the server did not "
         "finish the MCP handshake (initialize, then tools/list). If it only starts slowly, raise ini "
@@ -137,27 +140,30 @@ def test_a_server_that_cannot_start_is_not_started_again_for_every_test(project:
         + "\n@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'\n"
     )
     result = project.run("-p", "no:randomly")
-    result.assert_outcomes(errors=6, failed=int(suite))  # the fixtures' set-up fails; with the suite, its listing too
+    result.assert_outcomes(errors=6 + int(suite))  # the fixtures' set-up fails; with the suite, its listing's too
     # Started once, whatever the number of tests: one startup timeout waited for, not six (counted, not timed).
     assert starts.read_text() == "started\n"
-    first = "the suite's listing (tox.ini::listing)" if suite else "test test_contract.py::test_0"
     result.stdout.fnmatch_lines(
         [
-            f"*{target}' could not be opened for {first}, so it is not started again: opening a session to the "
-            f"stdio server '{target}' took over 2 s: the server did not finish the MCP handshake (initialize, then "
-            "tools/list). If it only starts slowly, raise ini mcp_contract_startup_timeout. That failure shows the "
-            "whole story; fix it, then rerun."
+            f"*{target}' could not be opened for test test_contract.py::test_0, so it is not started again: opening a "
+            f"session to the stdio server '{target}' took over 2 s: the server did not finish the MCP handshake "
+            "(initialize, then tools/list). If it only starts slowly, raise ini mcp_contract_startup_timeout. That "
+            "failure shows the whole story; fix it, then rerun."
         ]
     )
     refused = [
         line for line in result.stdout.lines if line.startswith("the stdio server") and "not started again" in line
     ]
-    assert len(refused) == 6 - (not suite)  # every test after the first failure, told at once
+    assert len(refused) == 5 + int(suite)  # every test after the first failure (and the listing), told at once
+    if suite:
+        result.stdout.fnmatch_lines(["*_ ERROR at setup of listing _*", "the stdio server * not started again: *"])
     assert_says(result.stdout.str(), quoted_rows("when-it-goes-wrong")["it never answers initialize"])
 
 
-def test_under_x_the_first_test_tells_why_the_suites_listing_could_not_open_the_server(project: Project) -> None:
-    # testpaths: the suite's items come after the tests, so -x stops before its listing item can say why.
+def test_under_x_the_first_test_tells_why_the_server_could_not_open_and_the_listing_points_to_it(
+    project: Project,
+) -> None:
+    # testpaths: the suite's items come after the tests; nothing opened the server before the first test did.
     script = project.pytester.makepyfile(broken='raise SystemExit("config file missing: /etc/weather.toml")\n')
     target = f"stdio:{PYTHON} {script.name}"
     project.configure(target, suite=True, testpaths="tests")
@@ -166,21 +172,23 @@ def test_under_x_the_first_test_tells_why_the_suites_listing_could_not_open_the_
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(
         [
-            f"the stdio server '{target}' could not be opened for the suite's listing (tox.ini::listing), so it is "
-            "not started again. It failed with:",
+            "*_ ERROR at setup of test_a _*",
             f"could not open an MCP session to the stdio server '{target}': *The server process exited with code 1.",
             "The server's stderr ends with:",
             "    config file missing: /etc/weather.toml",
-            "Fix that, then rerun.",
             "*stopping after 1 failures*",
         ]
     )
-    # Without -x the listing item says it too, and a second test is refused in one line.
+    # Without -x the second test and the listing item are each refused in one line, pointing to the first.
     project.pytester.makepyfile(**{"tests/test_b": "def test_b(mcp_contract):\n    pass\n"})
     result = project.run("-p", "no:randomly")
-    result.assert_outcomes(errors=2, failed=1)
-    assert result.stdout.str().count("    config file missing: /etc/weather.toml") == 2  # the first test, the listing
-    result.stdout.fnmatch_lines(["*so it is not started again: could not open*That failure shows the whole story; *"])
+    result.assert_outcomes(errors=3)
+    assert result.stdout.str().count("    config file missing: /etc/weather.toml") == 1  # the first test's
+    refused = (
+        f"the stdio server '{target}' could not be opened for test tests/test_a.py::test_a, so it is not started "
+        "again: could not open*That failure shows the whole story; *"
+    )
+    result.stdout.fnmatch_lines(["*_ ERROR at setup of test_b _*", refused, "*_ ERROR at setup of listing _*", refused])
 
 
 ENV_SERVER = """
@@ -234,15 +242,15 @@ def test_the_server_starts_once_per_protocol_version_for_the_listing_and_the_tes
     plain.tests(
         "def test_token(mcp_contract):\n    assert mcp_contract.call_tool('token').structured_content == {'result': 't'}\n"
     )
-    plain.run("--snapshot-update").assert_outcomes(passed=3)
+    plain.run("--snapshot-update").assert_outcomes(passed=2)  # the test and the listing, which wrote token's file
     # One per version (2026-07-28, 2025-11-25); writing a new snapshot folder, one more checks that
     # the server's name lasts.
     assert starts.read_text() == "started\n" * 3
     starts.unlink()
-    plain.run().assert_outcomes(passed=3)
+    plain.run().assert_outcomes(passed=4)  # the listing, schema[token] and checks[token] as well
     assert starts.read_text() == "started\n" * 2
     starts.unlink()
-    plain.run("-o", "mcp_contract_protocol_versions=2026-07-28").assert_outcomes(passed=3)
+    plain.run("-o", "mcp_contract_protocol_versions=2026-07-28").assert_outcomes(passed=4)
     assert starts.read_text() == "started\n"
 
 
@@ -287,6 +295,17 @@ def test_a_banner_on_stdout_is_reported_once_and_every_tool_is_still_checked(pro
 def test_a_banner_is_told_by_the_first_generated_tool_check(project: Project) -> None:
     project.configure(f"{LIFECYCLE} --banner", suite=True)
     project.tests("def test_plain():\n    pass\n")
+    first = project.run("--snapshot-update")  # no snapshots yet: the listing item runs every tool's checks
+    first.assert_outcomes(passed=1, failed=1)
+    first.stdout.fnmatch_lines(
+        [
+            "*_ listing _*",
+            "tool 'chatty' breaks its contract as listed (1 violation):",
+            "[[]stdout-noise[]]",
+            "  " + BANNER.format(target=f"{LIFECYCLE} --banner"),
+        ]
+    )
+    assert first.stdout.str().count("[stdout-noise]") == 1
     result = project.run("-k", "checks or plain")
     result.assert_outcomes(passed=8, failed=1)  # the banner, told by the first tool check; no other fails
     result.stdout.fnmatch_lines(
@@ -405,7 +424,7 @@ def test_reading_the_servers_stderr_never_costs_it_a_line() -> None:
 
 def test_a_server_that_dies_while_listing_its_tools_shows_how_it_ended(plain: Project) -> None:
     plain.configure(f"{LIFECYCLE} --die-on-list", suite=True)
-    assert listing_failure(plain) == (
+    assert listing_error(plain) == (
         f"the stdio server '{LIFECYCLE} --die-on-list' closed the connection during tools/list: it crashed or "
         "exited. The server process exited with code 4.\nThe server's stderr ends with:\n    fatal: no tools table"
     )

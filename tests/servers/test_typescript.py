@@ -70,7 +70,8 @@ def test_the_suite_snapshots_each_schema_and_passes_against_the_files(typescript
         """
     )
     result = typescript.run("--snapshot-update")
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=2)  # the test, and the listing, which wrote each tool's snapshot
+    result.stdout.fnmatch_lines(["schema snapshots: 3 created", "tool checks: 3 passed, 0 failed"])
     folder = typescript.pytester.path / "mcp_contract_snapshots" / "ts-weather"
     assert sorted(path.name for path in folder.iterdir()) == [
         "air_quality.json",
@@ -81,11 +82,12 @@ def test_the_suite_snapshots_each_schema_and_passes_against_the_files(typescript
     assert (folder / "get_forecast.json").read_text() == json.dumps(FORECAST_SNAPSHOT, indent=2, sort_keys=True) + "\n"
 
     result = typescript.run("-v")
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(
         [
             f"mcp-contract: server {TARGET} (mcp_contract_server in tox.ini), scope=session, timeout=30s",
             "test_contract.py::test_forecast PASSED*",
+            "tox.ini::listing PASSED*",
             "tox.ini::schema[[]air_quality[]] PASSED*",
             "tox.ini::checks[[]air_quality[]] PASSED*",
             "tox.ini::schema[[]get_forecast[]] PASSED*",
@@ -198,6 +200,8 @@ def test_console_log_on_stdout_fails_the_call_that_wrote_it_once(project: Projec
 def test_fuzzing_advice_is_in_the_servers_language(project: Project) -> None:
     # A Node server is not told to write Field(examples=...): that is pydantic's.
     project.configure("stdio:" + shlex.join([NODE or "node", str(SERVER_DIR / "picky.mjs")]), suite=True)
+    # The snapshots first: a tool has its fuzz item once its snapshot file is there.
+    project.run("-m", "mcp_contract", "--snapshot-update").assert_outcomes(passed=1)
     result = project.run("-m", "mcp_contract", "-k", "fuzz", "--mcp-contract-fuzz", "10", "-p", "no:randomly")
     result.assert_outcomes(passed=1, skipped=1)
     result.stdout.fnmatch_lines(

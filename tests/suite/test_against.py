@@ -45,7 +45,7 @@ def repo(project: Project) -> Project:
     project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp", suite=True)
     git(project, "init", "-q", "-b", "main")
-    project.run("--snapshot-update").assert_outcomes(passed=4)
+    project.run("--snapshot-update").assert_outcomes(passed=1)  # the listing item writes every tool's snapshot
     commit_all(project, "weather server and its snapshots")
     git(project, "checkout", "-q", "-b", "change")
     return project
@@ -60,9 +60,9 @@ def update_and_commit(project: Project, source: str) -> None:
 
 def test_a_removed_field_passes_the_snapshots_but_fails_against_main(repo: Project) -> None:
     update_and_commit(repo, NO_HUMIDITY)
-    repo.run().assert_outcomes(passed=4)  # the updated snapshots match: the break went by unseen
+    repo.run().assert_outcomes(passed=5)  # the updated snapshots match: the break went by unseen
     result = repo.run("--mcp-contract-against", "main")
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=6, failed=1)
     commit = git(repo, "rev-parse", "main").strip()
     result.stdout.fnmatch_lines([f"mcp-contract: tools compared with the snapshots committed at main, commit {commit}"])
     result.stdout.fnmatch_lines(
@@ -106,14 +106,14 @@ def test_a_removed_field_passes_the_snapshots_but_fails_against_main(repo: Proje
 def test_the_summary_lists_every_change_breaking_first(repo: Project) -> None:
     update_and_commit(repo, NO_HUMIDITY.replace("    temperature: float\n", WIND_LINE + "    temperature: float\n"))
     result = repo.run("--mcp-contract-against", "main")
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=6, failed=1)
     assert_says(result.stdout.str(), quoted("against-summary"))
 
 
 def test_an_added_optional_field_passes_and_is_listed(repo: Project) -> None:
     update_and_commit(repo, WITH_WIND)
     result = repo.run("--mcp-contract-against", "main")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(
         [
             "changes against main (???????): 1 additive",
@@ -125,7 +125,7 @@ def test_an_added_optional_field_passes_and_is_listed(repo: Project) -> None:
 def test_a_reworded_description_is_cosmetic_and_passes(repo: Project) -> None:
     update_and_commit(repo, WEATHER_V1.replace("Relative humidity, %", "Relative humidity, percent"))
     result = repo.run("--mcp-contract-against", "main")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(
         [
             "changes against main (???????): 1 cosmetic",
@@ -137,7 +137,7 @@ def test_a_reworded_description_is_cosmetic_and_passes(repo: Project) -> None:
 
 def test_an_unchanged_server_passes_and_says_so(repo: Project) -> None:
     result = repo.run("--mcp-contract-against", "main")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(["changes against main (???????): none"])
 
 
@@ -145,7 +145,7 @@ def test_the_working_tree_is_compared_whatever_is_committed(repo: Project) -> No
     # Nothing updated nor committed: the live server against main, as a reviewer's checkout would run it.
     repo.pytester.makepyfile(weather=NO_HUMIDITY)
     result = repo.run("--mcp-contract-against", "main", "-k", "against")
-    result.assert_outcomes(failed=1, passed=1, deselected=4)
+    result.assert_outcomes(failed=1, passed=1, deselected=5)
     result.stdout.fnmatch_lines(["FAILED tox.ini::against[[]get_weather[]]*"])
 
 
@@ -158,7 +158,7 @@ def test_an_acknowledged_break_passes_and_is_reported_with_its_reason(repo: Proj
     )
     report = tmp_path / "report.md"
     result = repo.run("--mcp-contract-against", "main", f"--mcp-contract-report={report}")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(
         [
             "changes against main (???????): 1 breaking",
@@ -182,20 +182,20 @@ def test_an_acknowledgement_no_break_needs_is_stale(repo: Project) -> None:
     update_and_commit(repo, WITH_WIND)
     repo.configure("weather.py:mcp", suite=True, mcp_contract_allow="\n    get_weather:breaking-change  # wind")
     result = repo.run("--mcp-contract-against", "main")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(
         ["stale mcp_contract_allow lines (nothing needed them; remove them): get_weather:breaking-change"]
     )
     # A run that compares with no base cannot need the line: it is not called stale there.
     result = repo.run()
-    result.assert_outcomes(passed=4)
+    result.assert_outcomes(passed=5)
     result.stdout.no_fnmatch_line("stale*")
 
 
 def test_a_removed_tool_is_breaking_and_a_new_tool_additive(repo: Project) -> None:
     update_and_commit(repo, NO_PING.replace("def ping", "def _ping") + WITH_ECHO[len(WEATHER_V1) :])
     result = repo.run("--mcp-contract-against", "main", "-k", "against")
-    result.assert_outcomes(passed=2, failed=1, deselected=4)
+    result.assert_outcomes(passed=2, failed=1, deselected=5)
     result.stdout.fnmatch_lines(
         [
             "*_ against[[]ping[]] _*",
@@ -217,14 +217,14 @@ def test_input_schemas_are_compared_when_snapshotted(project: Project) -> None:
     project.pytester.makepyfile(weather=WEATHER_V1)
     project.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_fields="input_schema")
     git(project, "init", "-q", "-b", "main")
-    project.run("--snapshot-update").assert_outcomes(passed=4)
+    project.run("--snapshot-update").assert_outcomes(passed=1)  # the listing item writes the snapshots
     commit_all(project, "snapshots with input schemas")
     # A new required argument: every call a client wrote against main is refused.
     project.pytester.makepyfile(
         weather=WEATHER_V1.replace("def get_weather(city: str)", "def get_weather(city: str, country: str)")
     )
     result = project.run("--mcp-contract-against", "main", "-k", "against")
-    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    result.assert_outcomes(passed=1, failed=1, deselected=5)
     result.stdout.fnmatch_lines(
         [
             "[[]breaking-change[]] at /input_schema/properties/country",
@@ -237,14 +237,14 @@ def test_the_ini_key_names_the_base_too(repo: Project) -> None:
     update_and_commit(repo, NO_HUMIDITY)
     repo.configure("weather.py:mcp", suite=True, mcp_contract_against="main")
     result = repo.run("-k", "against")
-    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    result.assert_outcomes(passed=1, failed=1, deselected=5)
     result.stdout.fnmatch_lines(["FAILED tox.ini::against[[]get_weather[]]*"])
 
 
 def test_xdist_gives_the_same_verdict(repo: Project) -> None:
     update_and_commit(repo, NO_HUMIDITY)
     result = repo.run("--mcp-contract-against", "main", "-n", "2")
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=6, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*_ against[[]get_weather[]] _*",
@@ -338,7 +338,9 @@ def test_a_base_file_that_is_not_json_is_named(repo: Project) -> None:
     (repo.pytester.path / "mcp_contract_snapshots" / "weather" / "ping.json").write_text("{\n", encoding="utf-8")
     commit_all(repo, "a broken snapshot")
     result = repo.run("--mcp-contract-against", "HEAD", "-k", "against")
-    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    # ping's unreadable file gives it no items of its own (the listing item names the file): deselected are
+    # the listing, schema[get_weather] and checks[get_weather]; against[ping] still compares with the base.
+    result.assert_outcomes(passed=1, failed=1, deselected=3)
     result.stdout.fnmatch_lines(
         [
             "the snapshot of tool 'ping' committed at HEAD (???????) is not valid JSON (line 2, column 1: Expecting "

@@ -12,25 +12,55 @@ from conftest import SERVERS, Project, target
 from contract_servers.sources import WEATHER_WITH_EXAMPLES
 
 
+def _configure(project: Project, server: str, **ini: str) -> None:
+    """The suite with input schemas snapshotted: their examples are collected as ``call[...]`` items."""
+    project.configure(server, suite=True, mcp_contract_snapshot_fields="input_schema", **ini)
+
+
 @pytest.fixture
 def weather(project: Project) -> Project:
     project.pytester.makepyfile(weather=WEATHER_WITH_EXAMPLES)
-    project.configure("weather.py:mcp", suite=True)
-    project.run("--snapshot-update", "-k", "schema")
+    _configure(project, "weather.py:mcp")
+    # The first run: the listing item records the three tools (and makes the examples' calls).
+    project.run("--snapshot-update").assert_outcomes(passed=1)
     return project
 
 
 def test_property_examples_become_call_items(weather: Project) -> None:
     result = weather.run("-k", "call", "-v")
-    result.assert_outcomes(passed=2, deselected=6)
+    result.assert_outcomes(passed=2, deselected=7)
     result.stdout.fnmatch_lines(
         ["tox.ini::call[[]get_weather-london[]] PASSED*", "tox.ini::call[[]get_weather-são-paulo[]] PASSED*"]
     )
 
 
+def test_examples_of_an_input_schema_not_snapshotted_are_called_by_the_listing_item(project: Project) -> None:
+    # Collection cannot know the examples of a schema no snapshot holds: the listing item makes those calls.
+    source = WEATHER_WITH_EXAMPLES.replace('examples=["London", "São Paulo"]', 'examples=["London", "Atlantis"]')
+    assert source != WEATHER_WITH_EXAMPLES
+    project.pytester.makepyfile(weather=source)
+    project.configure("weather.py:mcp", suite=True)
+    first = project.run("--snapshot-update")
+    first.assert_outcomes(failed=1)
+    first.stdout.fnmatch_lines(
+        [
+            "*_ listing _*",
+            'call[[]get_weather-atlantis[]]: tool \'get_weather\' called with {"city": "Atlantis"} *',
+            "*server-side cause: ValueError: upstream has no station for Atlantis*",
+            "This call is example 2 in the input schema of 'get_weather': fix the tool, or the example.",
+            "get_weather  created  passed      2           1         0        0",
+            "tool calls checked: 2, violations: 1",
+        ]
+    )
+    first.stdout.no_fnmatch_line("*call[[]get_weather-london[]]*")  # that one kept its contract
+    collected = project.run("--collect-only", "-q")
+    collected.stdout.fnmatch_lines(["tox.ini::listing", "*7 tests collected*"])  # schema and checks of each tool
+    collected.stdout.no_fnmatch_line("*::call*")
+
+
 def test_tools_without_a_case_are_listed_as_not_called(weather: Project) -> None:
     result = weather.run()
-    result.assert_outcomes(passed=8)
+    result.assert_outcomes(passed=9)
     result.stdout.fnmatch_lines(
         ["tools not called: forecast, sun_times (give them example calls: see mcp_contract_cases)"]
     )
@@ -60,9 +90,10 @@ def test_root_examples_are_whole_calls(project: Project) -> None:
         server = Server("adder", on_list_tools=list_tools, on_call_tool=call_tool)
         """
     )
-    project.configure("adder.py:server", suite=True)
+    _configure(project, "adder.py:server")
+    project.run("--snapshot-update").assert_outcomes(passed=1)  # the listing item records the tool
     result = project.run("-k", "call", "-v")
-    result.assert_outcomes(passed=2, deselected=2)
+    result.assert_outcomes(passed=2, deselected=3)
     result.stdout.fnmatch_lines(["tox.ini::call[[]add-1[]] PASSED*", "tox.ini::call[[]add-2[]] PASSED*"])
 
 
@@ -86,9 +117,9 @@ violations = ["content-mismatch"]
 
 def test_a_cases_file_declares_calls_and_their_expected_failures(weather: Project) -> None:
     (weather.pytester.path / "cases.toml").write_text(CASES_TOML)
-    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    _configure(weather, "weather.py:mcp", mcp_contract_cases="cases.toml")
     result = weather.run("-k", "call", "-v")
-    result.assert_outcomes(passed=5, deselected=6)
+    result.assert_outcomes(passed=5, deselected=7)
     result.stdout.fnmatch_lines(
         [
             # The input schema's examples with their tool; then the file's cases, in the file's order.
@@ -126,8 +157,9 @@ def test_cases_run_in_the_files_order_so_one_can_create_and_then_read(project: P
         '[[case]]\ntool = "read_note"\narguments = { name = "todo" }\n'
     )
     project.configure("notes.py:mcp", suite=True, mcp_contract_cases="cases.toml")
+    # The cases file's calls are collected before any snapshot is: only the listing item is left out.
     result = project.run("-k", "call", "-v", "-p", "no:randomly")
-    result.assert_outcomes(passed=2, deselected=4)
+    result.assert_outcomes(passed=2, deselected=1)
     result.stdout.fnmatch_lines(
         ["tox.ini::call[[]write_note-todo[]] PASSED*", "tox.ini::call[[]read_note-todo[]] PASSED*"]
     )
@@ -141,9 +173,9 @@ def test_a_json_cases_file_and_failing_cases(weather: Project) -> None:
         ]
     }
     (weather.pytester.path / "cases.json").write_text(json.dumps(cases))
-    weather.configure("weather.py:mcp", suite=True, mcp_contract_cases="cases.json")
+    _configure(weather, "weather.py:mcp", mcp_contract_cases="cases.json")
     result = weather.run("-k", "atlantis or fixed")
-    result.assert_outcomes(failed=2, deselected=8)
+    result.assert_outcomes(failed=2, deselected=9)
     result.stdout.fnmatch_lines(
         [
             "*_ call[[]get_weather-atlantis[]] _*",
@@ -164,12 +196,6 @@ def test_a_json_cases_file_and_failing_cases(weather: Project) -> None:
         ("cases.json", "{", "ERROR: mcp_contract_cases file cases.json is not valid JSON: *"),
         (
             "cases.toml",
-            '[[case]]\ntool = "get_weathr"\n',
-            "ERROR: mcp_contract_cases cases.toml, case 1: tool 'get_weathr' is not listed by the server (it lists "
-            "forecast, get_weather, sun_times).",
-        ),
-        (
-            "cases.toml",
             '[[case]]\ntool = "forecast"\nargs = { city = "Oslo" }\n',
             "ERROR: mcp_contract_cases cases.toml, case 1: unknown key 'args' (did you mean 'arguments'?); a case "
             "has tool, id, arguments, error, violations, validate_arguments.",
@@ -188,6 +214,21 @@ def test_a_broken_cases_file_is_a_usage_error(weather: Project, name: str, text:
     result = weather.run()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+def test_a_case_whose_tool_is_not_listed_fails_its_item(weather: Project) -> None:
+    # Which tools the server lists is known once it runs: the case's item says so, the rest of the run goes on.
+    (weather.pytester.path / "cases.toml").write_text('[[case]]\ntool = "get_weathr"\n')
+    _configure(weather, "weather.py:mcp", mcp_contract_cases="cases.toml")
+    result = weather.run()
+    result.assert_outcomes(passed=9, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ call[[]get_weathr-case-1[]] _*",
+            "mcp_contract_cases cases.toml, case 1: tool 'get_weathr' is not listed by the server (it lists "
+            "forecast, get_weather, sun_times). Fix the case's tool, or drop the case.",
+        ]
+    )
 
 
 def test_a_missing_cases_file_is_a_usage_error(weather: Project) -> None:
@@ -286,7 +327,7 @@ def test_a_case_that_may_write_reaches_the_server_once_whatever_versions_are_off
     (project.pytester.path / "cases.toml").write_text(STATEFUL_CASES)
     project.configure(server, suite=True, mcp_contract_cases="cases.toml")
     result = project.run("-k", "call", "-v", "-p", "no:randomly")
-    result.assert_outcomes(passed=3, deselected=6)
+    result.assert_outcomes(passed=3, deselected=1)  # the listing item: no snapshot yet
     result.stdout.fnmatch_lines(
         [
             "tox.ini::call[[]create_branch-feature[]] PASSED*",
@@ -327,7 +368,7 @@ def test_one_answer_is_judged_under_every_version_it_is_read_for(project: Projec
     )
     _one_case(project, "ledger", "book", "{ amount = 3 }")
     result = project.run("-k", "call", "-p", "no:randomly")
-    result.assert_outcomes(failed=1, deselected=2)
+    result.assert_outcomes(failed=1, deselected=1)
     result.stdout.fnmatch_lines(["[[]content-mismatch[]] at /amount", "called once, as they may write: book (*"])
     result.stdout.no_fnmatch_line("*content-mismatch @*")
 
@@ -351,7 +392,7 @@ def test_a_version_the_one_answer_says_nothing_of_is_left_out_of_the_label(proje
     )
     _one_case(project, "counter", "bump", "{ n = 1 }")
     result = project.run("-k", "call", "-p", "no:randomly")
-    result.assert_outcomes(failed=1, deselected=2)
+    result.assert_outcomes(failed=1, deselected=1)
     result.stdout.fnmatch_lines(
         [
             "[[]content-mismatch @ 2026-07-28[]] at /n",
@@ -379,13 +420,19 @@ def test_a_schema_defect_fails_the_checks_item_only_and_a_call_once_counts_once(
         """
     )
     _one_case(project, "notes", "save", "{ n = 1 }")
-    result = project.run("--snapshot-update", "-v", "-p", "no:randomly")
-    result.assert_outcomes(passed=2, failed=1)
+    # The first run: the listing item records save and runs its checks, which fail it.
+    first = project.run("--snapshot-update", "-v", "-p", "no:randomly")
+    first.assert_outcomes(passed=1, failed=1)
+    first.stdout.fnmatch_lines(["tox.ini::listing FAILED*", "tox.ini::call[[]save-case-1[]] PASSED*"])
+    result = project.run("-v", "-p", "no:randomly")
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
+            "tox.ini::listing PASSED*",
+            "tox.ini::schema[[]save[]] PASSED*",
             "tox.ini::checks[[]save[]] FAILED*",
             "tox.ini::call[[]save-case-1[]] PASSED*",  # the call's answer kept its contract
-            "save  created  failed      1           0         0        0",  # one call sent, judged twice
+            "save  matched  failed      1           0         0        0",  # one call sent, judged twice
             "tool calls checked: 1, violations: 0",
         ]
     )
@@ -393,5 +440,5 @@ def test_a_schema_defect_fails_the_checks_item_only_and_a_call_once_counts_once(
     cases = project.pytester.path / "cases.toml"
     cases.write_text(cases.read_text() + 'violations = ["output-schema-invalid"]\n')
     known = project.run("-k", "call", "-p", "no:randomly")
-    known.assert_outcomes(passed=1, deselected=2)
+    known.assert_outcomes(passed=1, deselected=3)
     known.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 expected)"])

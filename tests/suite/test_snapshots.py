@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -27,22 +28,38 @@ def _snapshots(project: Project) -> Path:
 
 
 def test_a_missing_snapshot_says_how_to_create_it(weather: Project) -> None:
-    result = weather.run("-k", "schema")
-    result.assert_outcomes(failed=2, deselected=2)
+    # No snapshot yet: collection knows no tool, so the listing item checks them and says how to record them.
+    result = weather.run()
+    result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*_ schema[[]get_weather[]] _*",
-            "tool 'get_weather' has no schema snapshot yet (mcp_contract_snapshots/weather/get_weather.json).",
-            "Record it with: pytest --snapshot-update -k 'schema[get_weather]'",
+            "*_ listing _*",
+            "2 tools have no schema snapshot in mcp_contract_snapshots/weather yet: 'get_weather', 'ping' "
+            "(their tool checks ran here).",
+            "Record them with: pytest --snapshot-update tox.ini::listing; from then on each has items of its own.",
         ]
     )
+    result.stdout.fnmatch_lines(["schema snapshots: 2 missing", "tool checks: 2 passed, 0 failed"])
     assert not _snapshots(weather).exists()  # nothing is written without --snapshot-update
+    # One tool new since the snapshots: the same, for it alone.
+    weather.run("--snapshot-update", "tox.ini::listing").assert_outcomes(passed=1)
+    (_snapshots(weather) / "ping.json").unlink()
+    result = weather.run()
+    result.assert_outcomes(passed=2, failed=1)  # get_weather's items pass; the listing item fails for ping
+    result.stdout.fnmatch_lines(
+        [
+            "*_ listing _*",
+            "tool 'ping' has no schema snapshot in mcp_contract_snapshots/weather yet (its tool checks ran here).",
+            "Record it with: pytest --snapshot-update tox.ini::listing; from then on it has items of its own.",
+        ]
+    )
+    assert not (_snapshots(weather) / "ping.json").exists()
 
 
 def test_update_writes_one_sorted_json_file_per_tool(weather: Project) -> None:
     result = weather.run("--snapshot-update")
-    result.assert_outcomes(passed=4)
-    result.stdout.fnmatch_lines(["2 snapshots generated."])
+    result.assert_outcomes(passed=1)  # the first run: the listing item writes every tool's file
+    result.stdout.fnmatch_lines(["schema snapshots: 2 created"])
     assert sorted(path.name for path in _snapshots(weather).iterdir()) == ["get_weather.json", "ping.json"]
     text = (_snapshots(weather) / "ping.json").read_text(encoding="utf-8")
     assert text == textwrap.dedent(
@@ -64,15 +81,15 @@ def test_update_writes_one_sorted_json_file_per_tool(weather: Project) -> None:
         }
         """
     )
-    weather.run().assert_outcomes(passed=4)
+    weather.run().assert_outcomes(passed=5)  # the listing, and each tool's schema and checks items
 
 
 def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     before = (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
     weather.pytester.makepyfile(weather=WEATHER_V2)
     result = weather.run()
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*_ schema[[]get_weather[]] _*",
@@ -95,10 +112,10 @@ def test_a_changed_schema_fails_with_classified_changes_then_the_diff(weather: P
     )
     assert (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8") == before
     result = weather.run("--snapshot-update")
-    result.assert_outcomes(passed=4)
+    result.assert_outcomes(passed=5)
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 snapshot updated."])
     assert '"wind"' in (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
-    weather.run().assert_outcomes(passed=4)
+    weather.run().assert_outcomes(passed=5)
 
 
 def test_snapshots_git_ignores_are_named_with_the_rule_at_update(weather: Project) -> None:
@@ -106,7 +123,7 @@ def test_snapshots_git_ignores_are_named_with_the_rule_at_update(weather: Projec
     subprocess.run(["git", "init", "-q", str(path)], check=True)
     (path / ".gitignore").write_text("__pycache__/\n*.json\n")
     result = weather.run("--snapshot-update")
-    result.assert_outcomes(passed=4)
+    result.assert_outcomes(passed=1)
     said = (
         "snapshots git ignores: mcp_contract_snapshots/weather/get_weather.json and 1 more (by .gitignore:2:*.json): "
         "no commit holds them, so no review sees a schema change. Add the line !/mcp_contract_snapshots/** to "
@@ -122,22 +139,29 @@ def test_snapshots_git_ignores_are_named_with_the_rule_at_update(weather: Projec
 
 
 def test_update_new_only_records_missing_snapshots_and_keeps_changed_ones(weather: Project) -> None:
-    weather.run("--snapshot-update", "-k", "schema[get_weather]").assert_outcomes(passed=1, deselected=3)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
+    (_snapshots(weather) / "ping.json").unlink()  # ping is new since the snapshots
     before = (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8")
     weather.pytester.makepyfile(weather=WEATHER_V2)
     result = weather.run("--snapshot-update-new-only")
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=2, failed=1)  # the listing writes ping's; schema[get_weather] fails
     result.stdout.fnmatch_lines(["schema snapshots: 1 changed, 1 created (2 breaking changes)"])
     assert (_snapshots(weather) / "get_weather.json").read_text(encoding="utf-8") == before
     assert (_snapshots(weather) / "ping.json").is_file()
 
 
 def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     weather.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
     result = weather.run("--snapshot-details")
-    result.assert_outcomes(passed=2)
-    assert result.ret == 1  # syrupy fails a run that leaves snapshots unused
+    result.assert_outcomes(passed=3, failed=1, skipped=1)  # schema[ping] fails, checks[ping] is skipped
+    result.stdout.fnmatch_lines(
+        [
+            "*_ schema[[]ping[]] _*",
+            "tool 'ping' has a snapshot, but the server no longer lists it: every client that calls it breaks. "
+            "If it was removed on purpose, delete its snapshot with: pytest --snapshot-update",
+        ]
+    )
     result.stdout.fnmatch_lines(
         [
             "1 snapshot passed. 1 snapshot unused.",
@@ -146,7 +170,8 @@ def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project)
         ]
     )
     assert (_snapshots(weather) / "ping.json").exists()
-    result = weather.run("--snapshot-update", "-k", "checks")  # no schema item runs: syrupy deletes nothing
+    result = weather.run("--snapshot-update", "-k", "not schema")  # no schema item runs: syrupy deletes nothing
+    result.assert_outcomes(passed=2, skipped=1, deselected=2)
     result.stdout.fnmatch_lines(
         [
             "removed tools — BREAKING: ping (no longer listed; its snapshot mcp_contract_snapshots/weather/ping.json "
@@ -155,13 +180,14 @@ def test_a_removed_tool_leaves_an_unused_snapshot_until_update(weather: Project)
     )
     assert (_snapshots(weather) / "ping.json").exists()
     result = weather.run("--snapshot-update")
+    result.assert_outcomes(passed=4, skipped=1)  # ping's schema item passes as its file is deleted; its checks skip
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 unused snapshot deleted.", "", "Deleted ping (*ping.json)"])
     assert not (_snapshots(weather) / "ping.json").exists()
-    weather.run().assert_outcomes(passed=2)
+    weather.run().assert_outcomes(passed=3)
 
 
 def test_a_later_run_in_the_same_process_does_not_reuse_the_listing(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     weather.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
     assert "removed tools — BREAKING: ping" in weather.run().stdout.str()
     weather.pytester.makepyfile(weather=WEATHER_V1)  # ping is back; this run lists nothing (suite off)
@@ -170,30 +196,40 @@ def test_a_later_run_in_the_same_process_does_not_reuse_the_listing(weather: Pro
 
 
 def test_deselecting_the_suite_keeps_its_snapshots(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     weather.tests("def test_plain(snapshot):\n    assert snapshot == 1\n", name="test_plain")
     result = weather.run("--snapshot-update", "-m", "not mcp_contract")
-    result.assert_outcomes(passed=1, deselected=4)
+    result.assert_outcomes(passed=1, deselected=5)
     assert sorted(path.name for path in _snapshots(weather).iterdir()) == ["get_weather.json", "ping.json"]
 
 
+def _suggested(result: pytest.RunResult, before: str) -> list[str]:
+    """The arguments of the pytest command a failure message suggests after ``before``."""
+    [line] = [line for line in result.outlines if before in line]
+    command = shlex.split(line.split(before, 1)[1])
+    assert command[0] == "pytest", line
+    return command[1:]
+
+
 def test_a_broken_snapshot_file_is_named_and_never_overwritten(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     target = _snapshots(weather) / "ping.json"
     target.write_text('{"output_schema": {"type": "object",}}\n', encoding="utf-8")
-    result = weather.run("-k", "schema[ping]")
-    result.assert_outcomes(failed=1, deselected=3)
+    result = weather.run()
+    result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(
         [
             "the snapshot file mcp_contract_snapshots/weather/ping.json of tool 'ping' is not valid JSON (line 1, "
             "column 37: Expecting property name enclosed in double quotes).",
-            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
-            "pytest --snapshot-update -k 'schema[ping]'",
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: pytest --snapshot-update *",
         ]
     )
     assert target.read_text(encoding="utf-8") == '{"output_schema": {"type": "object",}}\n'
-    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=3)
+    # The command the message suggests rewrites the file.
+    rewritten = weather.run(*_suggested(result, "rewrite it from the server with: "))
+    assert rewritten.ret == pytest.ExitCode.OK, rewritten.stdout.str()
     assert json.loads(target.read_text(encoding="utf-8"))["output_schema"]["title"] == "pingOutput"
+    weather.run().assert_outcomes(passed=5)
 
 
 def test_the_suggested_command_records_just_that_tool(weather: Project) -> None:
@@ -201,14 +237,27 @@ def test_the_suggested_command_records_just_that_tool(weather: Project) -> None:
     weather.pytester.makepyfile(
         weather=WEATHER_V1 + "\n@mcp.tool()\ndef ping_twice() -> str:\n    return 'pong pong'\n"
     )
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
+    before = {path.name: path.read_text() for path in _snapshots(weather).iterdir()}
+    # Both change: only ping's file is to be accepted.
+    weather.pytester.makepyfile(
+        weather=WEATHER_V1.replace("def ping() -> str", "def ping() -> int").replace('"pong"', "1")
+        + "\n@mcp.tool()\ndef ping_twice() -> int:\n    return 2\n"
+    )
     result = weather.run("-k", "schema")
-    result.stdout.fnmatch_lines(["Record it with: pytest --snapshot-update -k 'schema[[]ping[]]'"])
-    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=5)
-    assert sorted(path.name for path in _snapshots(weather).iterdir()) == ["ping.json"]
+    result.assert_outcomes(passed=1, failed=2, deselected=4)
+    said = "If the change is intended, accept it with: pytest --snapshot-update -k 'schema[[]{}[]]' (then commit*"
+    result.stdout.fnmatch_lines([said.format("ping"), said.format("ping_twice")])
+    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=6)
+    after = {path.name: path.read_text() for path in _snapshots(weather).iterdir()}
+    assert after["ping.json"] != before["ping.json"]
+    assert {name: text for name, text in after.items() if name != "ping.json"} == {
+        name: text for name, text in before.items() if name != "ping.json"
+    }
 
 
 def test_a_hand_reformatted_snapshot_is_a_layout_only_difference(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     target = _snapshots(weather) / "ping.json"
     target.write_text(json.dumps(json.loads(target.read_text(encoding="utf-8"))) + "\n", encoding="utf-8")
     result = weather.run("-k", "schema[ping]")
@@ -224,7 +273,7 @@ def test_extra_fields_and_another_folder(weather: Project) -> None:
         mcp_contract_snapshot_dir="contract/schemas",
         mcp_contract_snapshot_fields="input_schema description",
     )
-    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=3)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     saved = json.loads((weather.pytester.path / "contract" / "schemas" / "weather" / "ping.json").read_text("utf-8"))
     assert sorted(saved) == ["description", "input_schema", "output_schema"]
     assert saved["input_schema"] == {"properties": {}, "title": "pingArguments", "type": "object"}
@@ -232,17 +281,17 @@ def test_extra_fields_and_another_folder(weather: Project) -> None:
 
 
 def test_a_newly_snapshotted_field_is_not_a_breaking_change(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     weather.configure("weather.py:mcp", suite=True, mcp_contract_snapshot_fields="input_schema")
     result = weather.run("-k", "schema[ping]")
-    result.assert_outcomes(failed=1, deselected=3)
+    result.assert_outcomes(failed=1, deselected=4)
     result.stdout.fnmatch_lines(
         [
             "the schema of tool 'ping' changed (1 cosmetic):",
             "  ping input /: not recorded in the snapshot yet — cosmetic",
         ]
     )
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=5)
     weather.configure("weather.py:mcp", suite=True)
     result = weather.run("-k", "schema[ping]")
     result.stdout.fnmatch_lines(
@@ -256,7 +305,7 @@ def test_a_tool_hint_turning_unsafe_is_breaking(weather: Project) -> None:
         "@mcp.tool()\ndef ping", "@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True, title='Ping'))\ndef ping"
     )
     weather.pytester.makepyfile(weather="from mcp.types import ToolAnnotations\n" + safe)
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     weather.pytester.makepyfile(
         weather="from mcp.types import ToolAnnotations\n"
         + safe.replace("readOnlyHint=True, title='Ping'", "title='Pong'")
@@ -296,9 +345,10 @@ def say(text: str) -> str:
 """
     )
     project.configure("text_only.py:mcp", suite=True)
-    project.run("--snapshot-update").assert_outcomes(passed=2)
+    project.run("--snapshot-update").assert_outcomes(passed=1)
     saved = project.pytester.path / "mcp_contract_snapshots" / "text" / "say.json"
     assert saved.read_text(encoding="utf-8") == '{\n  "output_schema": null\n}\n'
+    project.run().assert_outcomes(passed=3)  # the snapshot of null matches
 
 
 LOW_LEVEL = """
@@ -329,17 +379,17 @@ def test_a_snapshot_of_null_says_why_when_it_is_written_or_missing(project: Proj
         "it lists carries one; MCPServer and FastMCP derive it from the return annotation (silent-opt-out says "
         "when they could not)"
     ]
-    missing = project.run("-k", "schema")
-    missing.assert_outcomes(failed=2, deselected=2)
+    missing = project.run()
+    missing.assert_outcomes(failed=1)  # the listing item: no snapshot yet
     missing.stdout.fnmatch_lines(why)
     written = project.run("--snapshot-update")
-    written.assert_outcomes(passed=4)
+    written.assert_outcomes(passed=1)
     written.stdout.fnmatch_lines(why)
     saved = project.pytester.path / "mcp_contract_snapshots" / "gateway"
     assert (saved / "echo.json").read_text(encoding="utf-8") == '{\n  "output_schema": null\n}\n'
     # Once recorded, a run that matches it says nothing more of it.
     matched = project.run()
-    matched.assert_outcomes(passed=4)
+    matched.assert_outcomes(passed=5)
     matched.stdout.no_fnmatch_line("no output_schema:*")
 
 
@@ -366,7 +416,7 @@ def test_awkward_tool_names_get_distinct_safe_file_names(project: Project) -> No
     allow = "".join(f"\n    {name}:tool-name-invalid  # the file names are what is tested" for name in odd)
     project.configure("awkward.py:server", suite=True, mcp_contract_allow=allow)
     result = project.run("--snapshot-update")
-    result.assert_outcomes(passed=13)  # a tool's schema and checks items each, and the listing item
+    result.assert_outcomes(passed=1)  # the first run: the listing item checks and records every tool
     result.stdout.fnmatch_lines(["allowed violations: *näme:tool-name-invalid x1 (the file names are what is tested)*"])
     result.stdout.no_fnmatch_line("*stale mcp_contract_allow lines*")
     names = sorted(path.name for path in (project.pytester.path / "mcp_contract_snapshots" / "awkward").iterdir())
@@ -377,7 +427,9 @@ def test_awkward_tool_names_get_distinct_safe_file_names(project: Project) -> No
     assert "%63on.json" in names
     assert "n%C3%A4me.json" in names
     assert all(len(name) <= 205 for name in names)
-    project.run().assert_outcomes(passed=13)
+    # Each tool's schema and checks items, and the listing item, but for the long name: its file's name is
+    # cut and hashed, so collection cannot tell the tool from it, and the listing item compares and checks it.
+    project.run().assert_outcomes(passed=11)
 
 
 def test_two_servers_in_one_repository_keep_separate_folders(pytester: pytest.Pytester) -> None:
@@ -395,10 +447,10 @@ def test_two_servers_in_one_repository_keep_separate_folders(pytester: pytest.Py
         result = pytester.runpytest(
             str(pytester.path / name), "--snapshot-update", "--rootdir", str(pytester.path / name)
         )
-        result.assert_outcomes(passed=3)
+        result.assert_outcomes(passed=2)  # test_it and the listing item, which records the tool
     for name in ("alpha", "beta"):
         result = pytester.runpytest(str(pytester.path / name), "--rootdir", str(pytester.path / name))
-        result.assert_outcomes(passed=3)
+        result.assert_outcomes(passed=4)  # test_it, the listing, and the tool's schema and checks items
         assert result.ret == 0  # no folder sees the other server's snapshots as unused
         assert [path.name for path in (pytester.path / name / "mcp_contract_snapshots" / name).iterdir()] == [
             f"{name}_tool.json"
@@ -424,19 +476,20 @@ def test_the_whole_story_under_xdist(weather: Project) -> None:
     """Create, change, accept, remove: the same outcomes and files with two workers."""
     xdist = ("-n", "2")
     result = weather.run(*xdist, "--snapshot-update")
-    result.assert_outcomes(passed=4)
-    result.stdout.fnmatch_lines(["2 snapshots generated."])
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["schema snapshots: 2 created"])
     weather.pytester.makepyfile(weather=WEATHER_V2)
     result = weather.run(*xdist)
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(["  get_weather output /properties/humidity: removed (was required) — BREAKING"])
-    weather.run(*xdist, "--snapshot-update").assert_outcomes(passed=4)
-    weather.run(*xdist).assert_outcomes(passed=4)
+    weather.run(*xdist, "--snapshot-update").assert_outcomes(passed=5)
+    weather.run(*xdist).assert_outcomes(passed=5)
     weather.pytester.makepyfile(weather=WEATHER_V2.replace("@mcp.tool()\ndef ping", "def ping"))
     result = weather.run(*xdist)
-    assert result.ret == 1
+    result.assert_outcomes(passed=3, failed=1, skipped=1)  # schema[ping] fails, checks[ping] is skipped
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 snapshot unused."])
     result = weather.run(*xdist, "--snapshot-update")
+    result.assert_outcomes(passed=4, skipped=1)
     result.stdout.fnmatch_lines(["1 snapshot passed. 1 unused snapshot deleted.", "", "Deleted ping (*ping.json)"])
     assert [path.name for path in _snapshots(weather).iterdir()] == ["get_weather.json"]
 
@@ -468,7 +521,7 @@ def test_a_snapshot_folder_that_could_lose_files_is_refused(weather: Project, fo
 
 
 def _recorded(weather: Project) -> dict[str, str]:
-    weather.run("--snapshot-update", "-m", "mcp_contract").assert_outcomes(passed=4)
+    weather.run("--snapshot-update", "-m", "mcp_contract").assert_outcomes(passed=1)
     (_snapshots(weather) / "README.md").write_text("Reviewed by the API team.\n")
     return {path.name: path.read_text() for path in _snapshots(weather).iterdir()}
 
@@ -556,7 +609,7 @@ def test_another_server_gets_its_own_folder(weather: Project) -> None:
         other="from mcp.server import MCPServer\nother = MCPServer('other')\n@other.tool()\ndef hello() -> str:\n    return 'hi'\n"
     )
     result = weather.run("--mcp-contract-server", "other.py:other", "--snapshot-update")
-    result.assert_outcomes(passed=2)
+    result.assert_outcomes(passed=1)  # its first run: the listing item records hello
     _kept(weather, before)
     assert [path.name for path in (weather.pytester.path / "mcp_contract_snapshots" / "other").iterdir()] == [
         "hello.json"
@@ -570,11 +623,13 @@ def test_stopping_early_keeps_the_snapshots_of_tools_that_did_not_run(project: P
     )
     project.pytester.makepyfile(weather=server)
     project.configure("weather.py:mcp", suite=True)
-    project.run("--snapshot-update")  # checks[a_when] fails (silent-opt-out); every schema is recorded
+    first = project.run("--snapshot-update")  # a_when's checks fail it (silent-opt-out); every schema is recorded
+    first.assert_outcomes(failed=1)
+    first.stdout.fnmatch_lines(["*silent-opt-out*"])
     folder = project.pytester.path / "mcp_contract_snapshots" / "weather"
     assert sorted(path.name for path in folder.iterdir()) == ["a_when.json", "get_weather.json", "ping.json"]
     result = project.run("-x", "--snapshot-update")  # stops at checks[a_when], before the other tools run
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=2, failed=1)  # the listing and schema[a_when] ran before it
     assert sorted(path.name for path in folder.iterdir()) == ["a_when.json", "get_weather.json", "ping.json"]
 
 
@@ -594,36 +649,38 @@ def test_a_name_new_in_every_process_keeps_one_snapshot_folder(project: Project,
     project.tests("def test_nothing():\n    pass\n")
     # Each run its own process, as in real life: the server's made-up name differs between them.
     updated = project.pytester.runpytest_subprocess("--snapshot-update")
-    updated.assert_outcomes(passed=3)
+    updated.assert_outcomes(passed=2)  # test_nothing and the listing item, which records the tool
     updated.stdout.fnmatch_lines(
         [
             "server name: '*' changes from one process to the next, so snapshots and fuzz records are filed under "
             f"its target, {folder!r}; give the server a fixed name to file them under that"
         ]
     )
-    project.pytester.runpytest_subprocess().assert_outcomes(passed=3)
+    project.pytester.runpytest_subprocess().assert_outcomes(passed=4)  # and now the tool's schema and checks
     snapshots = project.pytester.path / "mcp_contract_snapshots"
     assert [path.name for path in snapshots.iterdir()] == [folder]
 
 
 def test_a_snapshot_file_that_is_not_utf8_is_named_and_rewritten_on_update(weather: Project) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     target = _snapshots(weather) / "ping.json"
     target.write_bytes(b'{"output_schema": "\xff\xfe"}\n')
-    result = weather.run("-k", "schema[ping]")
-    result.assert_outcomes(failed=1, deselected=3)
+    result = weather.run()
+    result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(
         [
             "the snapshot file mcp_contract_snapshots/weather/ping.json of tool 'ping' is not UTF-8 text (byte 0xff "
             "at offset 19).",
-            "It was left as it is. Repair it by hand, or rewrite it from the server with: "
-            "pytest --snapshot-update -k 'schema[ping]'",
+            "It was left as it is. Repair it by hand, or rewrite it from the server with: pytest --snapshot-update *",
         ]
     )
     result.stdout.no_fnmatch_line("*UnicodeDecodeError*")
     assert target.read_bytes() == b'{"output_schema": "\xff\xfe"}\n'
-    weather.run("--snapshot-update", "-k", "schema[ping]").assert_outcomes(passed=1, deselected=3)
-    weather.run().assert_outcomes(passed=4)
+    # The command the message suggests rewrites the file.
+    rewritten = weather.run(*_suggested(result, "rewrite it from the server with: "))
+    assert rewritten.ret == pytest.ExitCode.OK, rewritten.stdout.str()
+    assert json.loads(target.read_text(encoding="utf-8"))["output_schema"]["title"] == "pingOutput"
+    weather.run().assert_outcomes(passed=5)
 
 
 @pytest.fixture
@@ -646,7 +703,7 @@ def _make_unwritable(path: Path, unwritable: list[Path]) -> None:
 
 
 def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwritable: list[Path]) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     target = _snapshots(weather) / "ping.json"
     before = target.read_bytes()
     _make_unwritable(target, unwritable)
@@ -655,7 +712,7 @@ def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwrit
     )
     result = weather.run("--snapshot-update")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(
         [
             "*_ schema[[]ping[]] _*",
@@ -669,7 +726,7 @@ def test_an_update_that_cannot_be_written_fails_the_run(weather: Project, unwrit
 
 
 def test_a_deletion_that_fails_fails_the_run(weather: Project, unwritable: list[Path]) -> None:
-    weather.run("--snapshot-update").assert_outcomes(passed=4)
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
     target = _snapshots(weather) / "ping.json"
     _make_unwritable(target, unwritable)
     weather.pytester.makepyfile(weather=WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping"))
@@ -713,10 +770,10 @@ def test_a_schema_holding_a_lone_surrogate_and_a_nul_is_written_escaped_and_then
     project.tests("def test_nothing():\n    pass\n")
     result = project.pytester.runpytest_subprocess("-p", "no:randomly", "--snapshot-update", timeout=HANG)
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()
-    result.stdout.fnmatch_lines(["1 snapshot generated."])
+    result.stdout.fnmatch_lines(["schema snapshots: 1 created"])
     assert not [line for line in result.outlines + result.errlines if "INTERNALERROR" in line]
     path = project.pytester.path / "mcp_contract_snapshots" / "described" / "odd_schema.json"
     text = path.read_bytes().decode("utf-8")  # strict: valid UTF-8
     assert '"description": "odd \\udfff and \\u0000 text"' in text
     assert json.loads(text)["output_schema"]["title"] == ODD_TEXT  # the escapes read back as what was sent
-    project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=HANG).assert_outcomes(passed=3)
+    project.pytester.runpytest_subprocess("-p", "no:randomly", timeout=HANG).assert_outcomes(passed=4)

@@ -37,23 +37,37 @@ def weather(project: Project) -> Project:
     return project
 
 
+def _record(project: Project) -> None:
+    """The first run, with no snapshot yet: the listing item writes each tool's snapshot and runs its checks
+    (last_sync's fail it), so the next collection has the per-tool items."""
+    first = project.run("--snapshot-update")
+    first.assert_outcomes(passed=1, failed=1)
+    first.stdout.fnmatch_lines(["FAILED tox.ini::listing - tool 'last_sync' breaks its contract as listed*"])
+
+
 def test_two_items_per_tool_with_readable_ids(weather: Project) -> None:
+    # Before any snapshot, collection knows no tool: the listing item alone.
+    result = weather.run("--collect-only", "-q")
+    result.stdout.fnmatch_lines(["test_contract.py::test_plain", "tox.ini::listing", "2 tests collected*"])
+    _record(weather)
     result = weather.run("--collect-only", "-q")
     result.stdout.fnmatch_lines(
         [
             "test_contract.py::test_plain",
+            "tox.ini::listing",
             "tox.ini::schema[get_weather]",
             "tox.ini::checks[get_weather]",
             "tox.ini::schema[last_sync]",
             "tox.ini::checks[last_sync]",
-            "5 tests collected*",
+            "6 tests collected*",
         ]
     )
 
 
 def test_checks_items_report_tool_level_violations(weather: Project) -> None:
+    _record(weather)
     result = weather.run("-k", "checks")
-    result.assert_outcomes(passed=1, failed=1, deselected=3)
+    result.assert_outcomes(passed=1, failed=1, deselected=4)
     result.stdout.fnmatch_lines(
         [
             "*_ checks[[]last_sync[]] _*",
@@ -67,15 +81,18 @@ def test_checks_items_report_tool_level_violations(weather: Project) -> None:
 
 
 def test_the_marker_selects_and_deselects_the_suite(weather: Project) -> None:
-    weather.run("-m", "not mcp_contract").assert_outcomes(passed=1, deselected=4)
+    weather.run("-m", "not mcp_contract").assert_outcomes(passed=1, deselected=1)  # the listing item
+    _record(weather)
+    weather.run("-m", "not mcp_contract").assert_outcomes(passed=1, deselected=5)
     result = weather.run("-m", "mcp_contract", "-k", "checks and get_weather")
-    result.assert_outcomes(passed=1, deselected=4)
+    result.assert_outcomes(passed=1, deselected=5)
 
 
 def test_last_failed_reruns_just_the_failed_suite_item(weather: Project) -> None:
     # The cache plugin matches items by their parsed node id; ours must parse like pytest's own.
     weather.pytester.makeini("[pytest]\nmcp_contract_server = weather.py:mcp\n")
-    weather.run("--snapshot-update").assert_outcomes(passed=4, failed=1)
+    _record(weather)
+    weather.run().assert_outcomes(passed=5, failed=1)
     result = weather.run("--lf")
     # The ini file is the suite's node, so the cache plugin collects from it just the failed item.
     result.assert_outcomes(failed=1)
@@ -86,13 +103,14 @@ def test_last_failed_reruns_just_the_failed_suite_item(weather: Project) -> None
             "FAILED tox.ini::checks[[]last_sync[]]*",
         ]
     )
-    weather.run("--sw").assert_outcomes(passed=4, failed=1)
-    weather.run("--sw").assert_outcomes(failed=1, deselected=4)
+    weather.run("--sw").assert_outcomes(passed=5, failed=1)
+    weather.run("--sw").assert_outcomes(failed=1, deselected=5)
 
 
 def test_a_node_id_pytest_prints_can_be_given_back_to_pytest(weather: Project) -> None:
     weather.pytester.makeini("[pytest]\nmcp_contract_server = weather.py:mcp\n")
-    result = weather.run("--snapshot-update", "-p", "no:randomly")
+    _record(weather)
+    result = weather.run("-p", "no:randomly")
     # The ini file is the suite's node: a real path in the progress line and in every node id.
     result.stdout.fnmatch_lines(["test_contract.py .*", "tox.ini *F*", "FAILED tox.ini::checks[[]last_sync[]] - *"])
     again = weather.run("tox.ini::checks[last_sync]")
@@ -100,14 +118,23 @@ def test_a_node_id_pytest_prints_can_be_given_back_to_pytest(weather: Project) -
     again.stdout.fnmatch_lines(["collected 1 item", "FAILED tox.ini::checks[[]last_sync[]] - *"])
     weather.run("tox.ini::schema[last_sync]", "tox.ini::checks[get_weather]").assert_outcomes(passed=2)
     # The ini file alone is the whole suite, and -k still picks items by their names.
-    weather.run("tox.ini").assert_outcomes(passed=3, failed=1)
-    weather.run("-k", "schema[last_sync]").assert_outcomes(passed=1, deselected=4)
+    weather.run("tox.ini").assert_outcomes(passed=4, failed=1)
+    weather.run("tox.ini::listing").assert_outcomes(passed=1)
+    weather.run("-k", "schema[last_sync]").assert_outcomes(passed=1, deselected=5)
 
 
 def test_without_an_ini_file_the_suite_has_a_node_of_its_own(weather: Project) -> None:
     (weather.pytester.path / "tox.ini").unlink()
-    result = weather.run("--mcp-contract-server", "weather.py:mcp", "-p", "no:cacheprovider", "--collect-only", "-q")
-    result.stdout.fnmatch_lines(["test_contract.py::test_plain", "mcp-contract::schema[[]get_weather[]]", "*"])
+    options = ("--mcp-contract-server", "weather.py:mcp", "-p", "no:cacheprovider")
+    result = weather.run(*options, "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["test_contract.py::test_plain", "mcp-contract::listing", "2 tests collected*"])
+    first = weather.run(*options, "--snapshot-update")
+    first.assert_outcomes(passed=1, failed=1)  # last_sync's checks fail the listing item
+    first.stdout.fnmatch_lines(["FAILED mcp-contract::listing - tool 'last_sync' breaks its contract as listed*"])
+    result = weather.run(*options, "--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        ["test_contract.py::test_plain", "mcp-contract::listing", "mcp-contract::schema[[]get_weather[]]", "*"]
+    )
 
 
 def test_marker_is_registered(weather: Project) -> None:
@@ -133,7 +160,7 @@ def test_running_one_test_file_leaves_the_suite_out_and_says_so(weather: Project
         ]
     )
     result = weather.run(str(weather.pytester.path), "--collect-only", "-q")
-    result.stdout.fnmatch_lines(["*5 tests collected*"])
+    result.stdout.fnmatch_lines(["tox.ini::listing", "*2 tests collected*"])
     assert "contract suite not collected" not in weather.run().stdout.str()
 
 
@@ -141,7 +168,7 @@ def test_naming_the_testpaths_runs_the_whole_project(weather: Project) -> None:
     weather.configure("weather.py:mcp", suite=True, testpaths="tests")
     weather.pytester.mkdir("tests")
     (weather.pytester.path / "test_contract.py").rename(weather.pytester.path / "tests" / "test_contract.py")
-    weather.run("tests", "--collect-only", "-q").stdout.fnmatch_lines(["*5 tests collected*"])
+    weather.run("tests", "--collect-only", "-q").stdout.fnmatch_lines(["tox.ini::listing", "*2 tests collected*"])
     weather.run("tests/test_contract.py", "--collect-only", "-q").stdout.fnmatch_lines(["*1 test collected*"])
 
 
@@ -151,24 +178,31 @@ def test_no_suite_without_a_configured_target(project: Project) -> None:
     project.run().assert_outcomes(passed=1)
 
 
-def test_a_listing_failure_is_one_clear_failing_item(project: Project) -> None:
-    project.configure(None, suite=True)
-    project.pytester.makepyfile(
-        broken_listing="""
-from contract_servers.wire import build
-server = build([], list_error=RuntimeError("registry offline"))
+LISTED = """
+from contract_servers.wire import WireTool, build
+server = build([WireTool("ping", texts=["pong"])]{})
 """
-    )
+
+
+def test_a_listing_failure_is_told_whole_once_by_the_listing_item(project: Project) -> None:
+    project.pytester.makepyfile(broken_listing=LISTED.format(""))
     project.configure("broken_listing.py:server", suite=True)
     project.tests("def test_plain():\n    pass\n")
-    result = project.run()
-    result.assert_outcomes(passed=1, failed=1)
+    project.run("--snapshot-update").assert_outcomes(passed=2)  # ping's snapshot: its items are collected
+    project.pytester.makepyfile(broken_listing=LISTED.format(', list_error=RuntimeError("registry offline")'))
+    result = project.run("-p", "no:randomly")
+    # The server cannot be opened: the listing item, first, tells the whole story; the others point to it.
+    result.assert_outcomes(passed=1, errors=3)
     result.stdout.fnmatch_lines(
         [
-            "*_ listing _*",
+            "*_ ERROR at setup of listing _*",
             "tools/list failed on Server 'wire': JSON-RPC error -32603: registry offline (cause: RuntimeError: "
             "registry offline (raised at *wire.py:* in list_tools)). Fix the server's tool listing; no tool can be "
             "checked without it.",
+            "*_ ERROR at setup of schema[[]ping[]] _*",
+            "Server 'wire' could not be opened for test tox.ini::listing, so it is not started again: tools/list "
+            "failed on Server 'wire': *",
+            "*_ ERROR at setup of checks[[]ping[]] _*",
         ]
     )
 
@@ -216,23 +250,67 @@ def test_syrupy_switched_off_is_a_usage_error(weather: Project) -> None:
     weather.run("-p", "no:syrupy", "-o", "mcp_contract_suite=false").assert_outcomes(passed=1)
 
 
-def test_the_suite_uses_the_configured_server_whatever_conftest_overrides(weather: Project) -> None:
-    weather.pytester.makeconftest(
-        """
-        import pytest
-        from contract_servers.wire import build
+OVERRIDE = """
+import pytest
+from contract_servers.wire import WireTool, build
 
-        @pytest.fixture
-        def mcp_contract_server():
-            return build([])
-        """
+@pytest.fixture(scope="session")
+def mcp_contract_server():
+    return build([WireTool("ping", texts=["pong"])], name="pinger")
+"""
+
+
+def test_with_no_target_a_conftest_override_gives_the_suite_its_server(weather: Project) -> None:
+    weather.configure(None, suite=True)
+    weather.pytester.makeconftest(OVERRIDE)
+    first = weather.run("--snapshot-update")
+    first.stdout.fnmatch_lines(
+        [
+            "mcp-contract: server from the mcp_contract_server fixture in conftest.py (the contract suite's items "
+            "get it there too, when they run)"
+        ]
     )
-    result = weather.run("-k", "checks and get_weather")
-    result.assert_outcomes(passed=1, deselected=4)
+    assert "not generated" not in first.stdout.str()
+    first.assert_outcomes(passed=2)  # test_plain, and the listing item, which recorded the override's tool
+    snapshots = weather.pytester.path / "mcp_contract_snapshots"
+    assert sorted(path.relative_to(snapshots).as_posix() for path in snapshots.rglob("*.json")) == ["pinger/ping.json"]
+    result = weather.run("--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        ["test_contract.py::test_plain", "tox.ini::listing", "tox.ini::schema[[]ping[]]", "tox.ini::checks[[]ping[]]"]
+    )
+    result.stdout.fnmatch_lines(["4 tests collected*"])
+    weather.run().assert_outcomes(passed=4)
+
+
+def test_with_a_target_too_the_suite_takes_the_conftest_overrides_server(weather: Project) -> None:
+    weather.pytester.makeconftest(OVERRIDE)
+    first = weather.run("--snapshot-update")
+    first.assert_outcomes(passed=2)  # the listing item lists the override's tool, not the target's two
+    snapshots = weather.pytester.path / "mcp_contract_snapshots"
+    assert sorted(path.relative_to(snapshots).as_posix() for path in snapshots.rglob("*.json")) == ["pinger/ping.json"]
+    # The snapshot folder is the override's server's, so the next collection has its tool's items.
+    result = weather.run("--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        ["test_contract.py::test_plain", "tox.ini::listing", "tox.ini::schema[[]ping[]]", "tox.ini::checks[[]ping[]]"]
+    )
+    result.stdout.fnmatch_lines(["4 tests collected*"])
+    weather.run().assert_outcomes(passed=4)
 
 
 def test_wire_server_items(project: Project) -> None:
     project.configure(target("wire"), suite=True)
+    # The first run: the listing item records every tool, and fails with the checks of the four it breaks.
+    first = project.run("--snapshot-update", "-q")
+    first.assert_outcomes(failed=1)
+    first.stdout.fnmatch_lines(
+        [
+            "offering protocol version 2025-11-25, the tools could not be listed: *",
+            "tool 'schema_bad_type' breaks its contract as listed (1 violation):",
+            "tool 'schema_dangling_ref' breaks its contract as listed (1 violation):",
+            "tool 'schema_not_object' breaks its contract as listed (1 violation):",
+            "tool 'schema_remote_ref' breaks its contract as listed (1 violation):",
+        ]
+    )
     result = project.run("-k", "checks", "-q")
     result.stdout.fnmatch_lines_random(
         [
@@ -244,4 +322,5 @@ def test_wire_server_items(project: Project) -> None:
     )
     # An array root is 2026-07-28's right and a 2025-11-25 client cannot list it: only that version fails.
     result.stdout.fnmatch_lines(["[[]output-schema-invalid @ 2025-11-25[]] at (root)"])
+    # Deselected: each tool's schema item, and the listing item.
     result.assert_outcomes(passed=len(WIRE_TOOLS) - 4, failed=4, deselected=len(WIRE_TOOLS) + 1)
