@@ -69,13 +69,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[UNUSED] = UnusedSnapshots()
     config.stash[RESTORE_SIGNALS] = reaper.interrupt_on_termination()
     xdist.start_worker(config)
-    report = ReportPlugin(settings)
+    report = ReportPlugin(settings, config.stash[UNUSED])
     for name, plugin in [
         ("mcp_contract_report", report),
         ("mcp_contract_calls", calls.CallsPlugin()),
         ("mcp_contract_stderr", StderrPlugin()),
         ("mcp_contract_xdist", xdist.XdistPlugin()),
-        ("mcp_contract_listing", suite.ListingRecords(config.stash[UNUSED])),
     ]:
         config.pluginmanager.register(plugin, name)
     github.register(config, report)  # under GitHub Actions only

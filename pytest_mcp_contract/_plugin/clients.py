@@ -104,9 +104,8 @@ def suite_clients(
 
 def suite_folder(request: pytest.FixtureRequest, server: object) -> Path:
     """The suite's server's snapshot folder, now that its session told its name (kept for the next collection)."""
+    from pytest_mcp_contract._run.settings import writes_snapshots
     from pytest_mcp_contract._suite.known import settle_folder
 
-    option = request.config.option
-    updating = bool(getattr(option, "update_snapshots", False) or getattr(option, "update_new_snapshots_only", False))
-    pool = request.config.stash[POOL]
-    return settle_folder(request.config, request.config.stash[SETTINGS], server, pool, updating=updating)
+    config = request.config
+    return settle_folder(config, config.stash[SETTINGS], server, config.stash[POOL], updating=writes_snapshots(config))

@@ -24,7 +24,7 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import allow_entry, allow_reason
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._plugin.coverage import markdown_lines, watched
-from pytest_mcp_contract._plugin.keys import COVERAGE, POOL, SERVER_NAMES, SETTINGS, UNUSED
+from pytest_mcp_contract._plugin.keys import COVERAGE, POOL, SERVER_NAMES, SETTINGS
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import (
     PROPERTY,
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from collections.abc import Generator
 
     from pytest_mcp_contract._run.settings import Settings
+    from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 
 @dataclass
@@ -121,6 +122,8 @@ class ContractReport:
     """What the listing item of a server said (only a listing that broke the contract has one)."""
     folder: str = ""
     """The suite's server's snapshot folder, as its listing item found it ("": the item did not run)."""
+    listed: tuple[str, ...] = ()
+    """The file stems of the tools that listing item found listed."""
     ignored: str = ""
     """At ``--snapshot-update``: the snapshot files git ignores, with the rules that ignore them."""
     language: str | None = "python"
@@ -148,7 +151,8 @@ class ContractReport:
         if seen.violations or seen.allowed:
             self.listings[seen.server] = seen
         if seen.folder:  # the suite's server, named by its live session (on the xdist controller too)
-            self.main, self.renamed, self.folder, self.main_told = seen.server, seen.renamed, seen.folder, True
+            self.main, self.renamed, self.main_told = seen.server, seen.renamed, True
+            self.folder, self.listed = seen.folder, seen.tools
 
     def _add(self, seen: ToolRecord, *, passed: bool) -> None:
         if not self.main_told and seen.server and isinstance(seen, SchemaSeen | ChecksSeen):
@@ -657,8 +661,11 @@ def header(config: pytest.Config) -> list[str] | None:
 class ReportPlugin:
     """The hooks that gather records and write the summary and the report (controller side)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, unused: UnusedSnapshots) -> None:
         self.settings = settings
+        self.unused = unused
+        """Told which tools the listing item found listed: syrupy decides here which files are unused (also
+        on the xdist controller, which runs no test)."""
         language: str | None = "python"  # a run with no server: the advice a Python project reads
         if settings.server is not None:  # the module imports the SDK: not at every pytest start
             from pytest_mcp_contract._servers.kinds import as_target
@@ -689,7 +696,9 @@ class ReportPlugin:
     def _note_ignored(self, config: pytest.Config) -> None:
         """At ``--snapshot-update``, the snapshot files git would keep out of the repository (``*.json`` in
         ``.gitignore``), each with the rule that ignores it: a snapshot nobody commits guards nothing."""
-        if not (config.getoption("update_snapshots", False) or config.getoption("update_new_snapshots_only", False)):
+        from pytest_mcp_contract._run.settings import writes_snapshots
+
+        if not writes_snapshots(config):
             return
         from pytest_mcp_contract._run.gitbase import ignored, unignoring
 
@@ -706,8 +715,8 @@ class ReportPlugin:
         # run's UnusedSnapshots keeps what it found before), and the listing item has named the folder.
         if not self.report.folder:
             return
-        self.removed = config.stash[UNUSED].removed_tools(Path(self.report.folder))
-        undeleted = config.stash[UNUSED].undeleted
+        self.removed = self.unused.removed_tools(Path(self.report.folder))
+        undeleted = self.unused.undeleted
         for path in self.removed:
             shown = shown_path(path, config)
             if path in undeleted:
@@ -735,9 +744,12 @@ class ReportPlugin:
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        told = self.report.folder, self.report.listed
         self.report.add(report)
         if report.when == "teardown":
             self.ran.add(report.nodeid)
+            if self.report.folder and (self.report.folder, self.report.listed) != told:
+                self.unused.remember_listing(Path(self.report.folder), self.report.listed)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         self.collect_errors = self.collect_errors or report.failed

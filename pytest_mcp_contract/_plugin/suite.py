@@ -1,11 +1,10 @@
-"""The generated suite in a pytest run: whether it has one, its node among the collected, what its listing tells.
+"""The generated suite in a pytest run: whether it has one, and its node among the collected.
 
 The items themselves are ``_suite.items``'; this is when and where a run makes them.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import pytest
@@ -13,13 +12,19 @@ import pytest
 from pytest_mcp_contract._plugin.keys import SETTINGS, SUITE_NODE, UNUSED
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pytest_mcp_contract._run.settings import Settings
-    from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 
 def check_syrupy(config: pytest.Config, settings: Settings) -> None:
     """The suite snapshots schemas with syrupy: a run with it switched off must say how to go on."""
-    if settings.suite and settings.target and not config.pluginmanager.hasplugin("syrupy"):
+    if config.pluginmanager.hasplugin("syrupy") or not settings.suite:
+        return
+    from pytest_mcp_contract._suite.known import server_fixtures
+
+    # A conftest read before the run starts that overrides mcp_contract_server gives the suite its server too.
+    if settings.target or server_fixtures(config):
         raise pytest.UsageError(
             "pytest-mcp-contract snapshots tool schemas with syrupy, which is switched off (-p no:syrupy). "
             "Drop -p no:syrupy, or switch the generated suite off with: -o mcp_contract_suite=false"
@@ -90,19 +95,3 @@ def add_suite(session: pytest.Session, items: list[pytest.Item]) -> None:
         for item in items:
             if isinstance(item, ContractItem):
                 item.see_fixtures_of(folder)
-
-
-class ListingRecords:
-    """Tells the run's :class:`UnusedSnapshots` which tools the ``listing`` item found listed: where syrupy
-    decides which snapshot files are unused (the xdist controller, which runs no test, too)."""
-
-    def __init__(self, unused: UnusedSnapshots) -> None:
-        self.unused = unused
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        from pytest_mcp_contract._run.records import PROPERTY, ListingSeen, read_record
-
-        for name, value in report.user_properties if report.when == "call" else ():
-            record = read_record(value) if name == PROPERTY else None
-            if isinstance(record, ListingSeen) and record.folder:
-                self.unused.remember_listing(Path(record.folder), record.tools)

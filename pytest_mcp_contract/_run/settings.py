@@ -395,6 +395,11 @@ def _fuzz_count(config: pytest.Config) -> int:
     return count
 
 
+def writes_snapshots(config: pytest.Config) -> bool:
+    """Whether this run writes snapshot files: syrupy's ``--snapshot-update`` or ``--snapshot-update-new-only``."""
+    return bool(config.getoption("update_snapshots", False) or config.getoption("update_new_snapshots_only", False))
+
+
 def project_dir(config: pytest.Config) -> Path:
     """The folder of the ini file (else pytest's rootdir): what relative settings are relative to."""
     return config.inipath.parent if config.inipath else config.rootpath

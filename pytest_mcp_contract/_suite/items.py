@@ -34,7 +34,7 @@ from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.marks import expectations
 from pytest_mcp_contract._run.records import ChecksSeen, Found, FuzzSeen, FuzzSkipped, ListingSeen, OnceSeen
-from pytest_mcp_contract._run.settings import project_dir
+from pytest_mcp_contract._run.settings import project_dir, writes_snapshots
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
 
 if TYPE_CHECKING:
@@ -483,8 +483,10 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: 
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
         from pytest_mcp_contract._run.paths import file_stem
 
-        # syrupy finds unused files as the assertion is made, on whichever xdist worker: this one's listing says.
-        unused.remember_listing(request.node.path.parent, [file_stem(name) for name in _client(request).tools])
+        # syrupy finds unused files as the assertion is made, on whichever xdist worker: this one's listing says
+        # (once per worker and folder: the listing item's record, or the first schema item here).
+        if not unused.knows(request.node.path.parent):
+            unused.remember_listing(request.node.path.parent, [file_stem(name) for name in _client(request).tools])
         if tool_name not in _client(request).tools and _updating(request):
             # Its file goes: syrupy deletes a file whose item ran and used it not (a skipped one it keeps, under xdist).
             return
@@ -583,9 +585,7 @@ def _listed(request: pytest.FixtureRequest, tool_name: str, *, owner: bool = Fal
 
 
 def _updating(request: pytest.FixtureRequest) -> bool:
-    """Whether this run writes snapshots (``--snapshot-update`` or ``--snapshot-update-new-only``)."""
-    option = request.config.option
-    return bool(getattr(option, "update_snapshots", False) or getattr(option, "update_new_snapshots_only", False))
+    return writes_snapshots(request.config)
 
 
 def _run_tool_checks(request: pytest.FixtureRequest, tool_name: str, settings: Settings) -> None:

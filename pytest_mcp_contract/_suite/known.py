@@ -2,7 +2,7 @@
 
 pytest collects the suite from this alone (``--collect-only``, ``-k`` and ``--lf`` start nothing they do not
 run). What only the live listing tells (a new tool, a tool gone, the first run, a schema's examples whose
-input schema is not snapshotted) is the ``listing`` item's to find at run time (``_suite.listing``).
+input schema is not snapshotted) is the ``listing`` item's to find at run time (``_suite.items``).
 
 The server's folder is known without a session for a target in process (its own name), unless a conftest
 overrides ``mcp_contract_server`` (the items then take that fixture's server). Otherwise (a server outside
@@ -54,8 +54,7 @@ def known(config: pytest.Config, settings: Settings) -> Known:
     """What the committed files say about the configured (or fixture-given) server. Starts nothing."""
     from pytest_mcp_contract._suite.cases import load_cases, schema_cases, unique
 
-    folder = collected_folder(config, settings)
-    tools = read_tools(folder) if folder is not None else {}
+    folder, tools = collected_folder(config, settings)
     cases: list[Case] = []
     if "input_schema" in settings.snapshot_fields:
         cases += [case for name in sorted(tools) for case in schema_cases(name, tools[name].get("input_schema"))]
@@ -64,19 +63,22 @@ def known(config: pytest.Config, settings: Settings) -> Known:
     return Known(folder, tools, unique(cases))
 
 
-def cache_key(config: pytest.Config, settings: Settings) -> str:
-    """Which server a cached folder belongs to: how the project points at it, never a name it was told."""
-    if settings.server is None or server_fixtures(config):
+def cache_key(settings: Settings, *, overridden: bool) -> str:
+    """Which server a cached folder belongs to: how the project points at it, never a name it was told
+    (``overridden``: a conftest overrides ``mcp_contract_server``, whose server the suite takes)."""
+    if settings.server is None or overridden:
         return FIXTURE
     from pytest_mcp_contract._servers.kinds import as_target
 
     return as_target(settings.server).stable_key
 
 
-def collected_folder(config: pytest.Config, settings: Settings) -> Path | None:
-    """The server's snapshot folder as far as collection can know it (see the module's docstring)."""
+def collected_folder(config: pytest.Config, settings: Settings) -> tuple[Path | None, dict[str, dict[str, Any]]]:
+    """The server's snapshot folder as far as collection can know it (see the module's docstring), and the
+    tools it holds snapshots of (:func:`read_tools`)."""
     base = settings.snapshot_dir
-    server = settings.server if not server_fixtures(config) else None  # an override's server: not the target's
+    overridden = bool(server_fixtures(config))
+    server = settings.server if not overridden else None  # an override's server: not the target's
     if server is not None:
         from pytest_mcp_contract._servers.kinds import as_target
 
@@ -84,15 +86,18 @@ def collected_folder(config: pytest.Config, settings: Settings) -> Path | None:
             from pytest_mcp_contract._run.paths import server_folder
             from pytest_mcp_contract._servers.names import ServerNames
 
-            return server_folder(base, server, ServerNames())
-    key = cache_key(config, settings)
+            folder = server_folder(base, server, ServerNames())
+            return folder, read_tools(folder)
+    key = cache_key(settings, overridden=overridden)
     cached = _cached(config).get(key)
-    if isinstance(cached, str) and (base / cached).is_dir() and Path(cached).name == cached:
-        return base / cached
+    if isinstance(cached, str) and Path(cached).name == cached and (base / cached).is_dir():
+        return base / cached, read_tools(base / cached)
     if key != FIXTURE and (base / file_stem(key)).is_dir():
-        return base / file_stem(key)
-    holding = [folder for folder in sorted(base.iterdir()) if read_tools(folder)] if base.is_dir() else []
-    return holding[0] if len(holding) == 1 else None
+        return base / file_stem(key), read_tools(base / file_stem(key))
+    holding = (
+        {folder: tools for folder in sorted(base.iterdir()) if (tools := read_tools(folder))} if base.is_dir() else {}
+    )
+    return next(iter(holding.items())) if len(holding) == 1 else (None, {})
 
 
 def remember_folder(config: pytest.Config, settings: Settings, folder: Path) -> None:
@@ -101,7 +106,7 @@ def remember_folder(config: pytest.Config, settings: Settings, folder: Path) -> 
     if cache is None or folder.parent != settings.snapshot_dir:
         return
     folders = _cached(config)
-    key = cache_key(config, settings)
+    key = cache_key(settings, overridden=bool(server_fixtures(config)))
     if folders.get(key) != folder.name:
         cache.set(FOLDERS, {**folders, key: folder.name})
 

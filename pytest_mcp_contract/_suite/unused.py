@@ -41,6 +41,10 @@ class UnusedSnapshots:
             self.listed[folder.resolve()] = listed
             self.removed.pop(folder.resolve(), None)
 
+    def knows(self, folder: Path) -> bool:
+        """Whether a listing told which tools ``folder``'s server lists."""
+        return folder.resolve() in self.listed
+
     def removed_tools(self, folder: Path) -> list[Path]:
         """Snapshot files of tools the server no longer lists (empty while the listing is unknown).
 

@@ -238,7 +238,11 @@ def test_a_server_with_no_tools_says_so_and_fails(project: Project, how: str) ->
     project.run("-o", "mcp_contract_suite=false").assert_outcomes(passed=1)
 
 
-def test_syrupy_switched_off_is_a_usage_error(weather: Project) -> None:
+@pytest.mark.parametrize("configured", [True, False], ids=["target", "conftest-override"])
+def test_syrupy_switched_off_is_a_usage_error(weather: Project, configured: bool) -> None:
+    if not configured:  # the suite's server from a conftest's override: its suite snapshots too
+        weather.configure(None, suite=True)
+        weather.pytester.makeconftest(OVERRIDE)
     result = weather.run("-p", "no:syrupy")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
@@ -260,32 +264,20 @@ def mcp_contract_server():
 """
 
 
-def test_with_no_target_a_conftest_override_gives_the_suite_its_server(weather: Project) -> None:
-    weather.configure(None, suite=True)
+@pytest.mark.parametrize("configured", [False, True], ids=["no-target", "target-too"])
+def test_a_conftest_override_gives_the_suite_its_server(weather: Project, configured: bool) -> None:
+    if not configured:
+        weather.configure(None, suite=True)
     weather.pytester.makeconftest(OVERRIDE)
     first = weather.run("--snapshot-update")
-    first.stdout.fnmatch_lines(
-        [
-            "mcp-contract: server from the mcp_contract_server fixture in conftest.py (the contract suite's items "
-            "get it there too, when they run)"
-        ]
+    # test_plain, and the listing item, which recorded the override's tool (not the target's two)
+    first.assert_outcomes(passed=2)
+    header = (
+        "mcp-contract: server from the mcp_contract_server fixture in conftest.py (the contract suite's items "
+        "get it there too, when they run)"
     )
+    assert (header in first.stdout.lines) is not configured  # with a target, the header names the target
     assert "not generated" not in first.stdout.str()
-    first.assert_outcomes(passed=2)  # test_plain, and the listing item, which recorded the override's tool
-    snapshots = weather.pytester.path / "mcp_contract_snapshots"
-    assert sorted(path.relative_to(snapshots).as_posix() for path in snapshots.rglob("*.json")) == ["pinger/ping.json"]
-    result = weather.run("--collect-only", "-q")
-    result.stdout.fnmatch_lines(
-        ["test_contract.py::test_plain", "tox.ini::listing", "tox.ini::schema[[]ping[]]", "tox.ini::checks[[]ping[]]"]
-    )
-    result.stdout.fnmatch_lines(["4 tests collected*"])
-    weather.run().assert_outcomes(passed=4)
-
-
-def test_with_a_target_too_the_suite_takes_the_conftest_overrides_server(weather: Project) -> None:
-    weather.pytester.makeconftest(OVERRIDE)
-    first = weather.run("--snapshot-update")
-    first.assert_outcomes(passed=2)  # the listing item lists the override's tool, not the target's two
     snapshots = weather.pytester.path / "mcp_contract_snapshots"
     assert sorted(path.relative_to(snapshots).as_posix() for path in snapshots.rglob("*.json")) == ["pinger/ping.json"]
     # The snapshot folder is the override's server's, so the next collection has its tool's items.
