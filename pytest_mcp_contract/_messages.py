@@ -921,6 +921,10 @@ AGAINST_CONSEQUENCES: Final = {
     "input": "a client that sends what the input_schema at {base} accepted can now be refused here",
     "annotations": "a client that relied on the annotations at {base} can now treat the tool otherwise",
     "tool": "a client that calls it now gets an unknown-tool error",
+    "observed output": (
+        "a client that read the answers as they were at {base} can now get one it does not expect "
+        "(observed, not published: no schema promised it)"
+    ),
 }
 """What a client written against the base gets after a breaking change, by the part of the tool that changed."""
 
@@ -948,6 +952,75 @@ def breaking_against(tool: str, base: str, found: Sequence[Finding], others: Seq
         f"(the base's schema: git show {shown}); or, if the break is intended, acknowledge it for the "
         "reviewers with a line in mcp_contract_allow:",
         f"    {tool}:breaking-change  # why clients can take it",
+    ]
+    return "\n".join(out)
+
+
+def observed_out_of_date(tool: str) -> str:
+    """A tool whose answers this run had what its recorded observed shape does not say."""
+    return (
+        f"{tool} is out of date: this run's answers had what its recorded shape does not say "
+        "(pytest --snapshot-update records it, for the review to see):"
+    )
+
+
+def observed_not_recorded(tools: Sequence[str]) -> str:
+    """Tools whose snapshot records no observed shape yet, though this run saw their answers."""
+    return f"{', '.join(tools)}: no shape recorded yet (pytest --snapshot-update records it)"
+
+
+SUGGEST_HOW: Final = "pytest --mcp-contract-suggest-schemas prints a schema to publish for each, from its shape"
+
+
+def suggested_schema(tool: str, answers: int, schema: str, python: tuple[str, str] | None) -> list[str]:
+    """A schema to publish for a tool, from the shape its answers had (``python``: the ``TypedDict``
+    classes and the return annotation that publish it from a Python server)."""
+    seen = f"from {plural(answers, 'answer')} this run" if answers else "as recorded in its snapshot"
+    out = [f"{tool} (the shape its answers had, {seen}: a starting point; add what those answers did not show):"]
+    if python is not None:
+        classes, annotation = python
+        out += [
+            "  MCPServer or FastMCP publish it when the tool returns the data (not a JSON string) annotated:",
+            "    from typing import Any",
+            "    from typing_extensions import NotRequired, TypedDict  # pydantic's TypedDict before Python 3.12",
+            "",
+            *(f"    {line}" if line else "" for line in classes.splitlines()),
+            "",
+            f"    def {tool if tool.isidentifier() else 'tool'}(...) -> {annotation}: ...",
+            "  Any SDK: list the tool with this outputSchema:",
+        ]
+    else:
+        out.append("  List the tool with this outputSchema:")
+    out += [f"    {line}" for line in schema.splitlines()]
+    return out
+
+
+def no_shape_seen(tools: Sequence[str]) -> str:
+    """Tools no schema can be suggested for: neither this run nor a snapshot saw an answer with JSON."""
+    return (
+        f"no shape seen yet: {', '.join(tools)} (no answer with JSON, in this run or recorded; call them in a "
+        "test or give them cases in the mcp_contract_cases file)"
+    )
+
+
+def observed_breaking(tool: str, base: str, found: Sequence[Finding], others: Sequence[str], file: str) -> str:
+    """The run's failure for a tool whose answers' shape broke against the base: each break, the changes
+    that pass, and the ways on. The shape was observed: the message never calls it a promise."""
+    noun = "breaking change" if len(found) == 1 else "breaking changes"
+    out = [
+        f"tool {tool!r} has {len(found)} {noun} against {base} in the shape of its answers "
+        "(observed, not published: it has no output schema that names a key):"
+    ]
+    for violation in found:
+        out.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
+        out.extend(f"  {line}" for line in violation.message.splitlines())
+    if others:
+        out += ["Also changed (these pass):", *(f"  {line}" for line in others)]
+    out += [
+        "Next step: undo the change, so clients that read the answers keep working (the shape at the base: "
+        f"{file} there); or, if it is intended, acknowledge it with a line in mcp_contract_allow:",
+        f"    {tool}:breaking-change  # why clients can take it",
+        "Publishing an output schema makes the promise explicit (pytest --mcp-contract-suggest-schemas).",
     ]
     return "\n".join(out)
 

@@ -13,7 +13,7 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client import note_exit_status
-from pytest_mcp_contract._plugin import calls, clients, coverage, github, marked, suite, xdist
+from pytest_mcp_contract._plugin import calls, clients, coverage, github, marked, shapes, suite, xdist
 from pytest_mcp_contract._plugin.keys import (
     EARLIER_SERVERS,
     LIFESPANS,
@@ -81,6 +81,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[POOL] = SessionPool(
         settings,
         coverage=coverage.start(config, settings),  # when a coverage option asks
+        shapes=shapes.start(config),
         triage=lambda *call: calls.triage(config, *call),
         callbacks=lambda server: config.hook.pytest_mcp_contract_callbacks(server=server, config=config),
         names=config.stash.setdefault(SERVER_NAMES, ServerNames()),

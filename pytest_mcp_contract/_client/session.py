@@ -67,6 +67,7 @@ if TYPE_CHECKING:
 
     from pytest_mcp_contract._client import ToolNames
     from pytest_mcp_contract._contract.coverage import Coverage
+    from pytest_mcp_contract._contract.shapes import ObservedShapes
     from pytest_mcp_contract._servers.causes import Causes
     from pytest_mcp_contract._servers.names import ServerNames
 
@@ -101,6 +102,7 @@ class SessionOptions(TypedDict, total=False):
     callbacks: Mapping[str, Any]
     names: ServerNames | None
     coverage: Coverage | None
+    shapes: ObservedShapes | None
     tool_names: ToolNames
 
 
@@ -119,12 +121,14 @@ class ContractSession:
         callbacks: Mapping[str, Any] | None = None,
         names: ServerNames | None = None,
         coverage: Coverage | None = None,
+        shapes: ObservedShapes | None = None,
         tool_names: ToolNames = "spec",
     ) -> None:
         self.server = server
         self.target = as_target(server)
         self.coverage = coverage
         """The run's record of the output-schema promises its answers kept (``None``: not counted)."""
+        self.shapes = shapes  # the run's record of the shapes answers had, where the output schema names no key
         """What the session asks of the server, whatever its kind."""
         self.names = names
         """The run's record of what each server called itself, told the name this session hears (``None``: no run's)."""
@@ -595,6 +599,8 @@ class ContractSession:
             kept = answered and not self.unnoted(found)
             value = outcome.result.structured_content if isinstance(outcome, Answer) else None
             self.coverage.answered(self.server_name, name, arguments, outcome, value, kept=kept)
+        if self.shapes is not None:
+            self.shapes.answered(self.server_name, name, tool.output_schema, outcome)
         if listed and isinstance(outcome, Answer):
             found = [*self.tool_violations(tool), *found]
         failing = self.sort(name, outcome, found) if sort else self.unnoted(found)

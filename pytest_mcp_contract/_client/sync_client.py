@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from pytest_mcp_contract._contract.answer import Answer, Refusal, Triage
     from pytest_mcp_contract._contract.coverage import Coverage
+    from pytest_mcp_contract._contract.shapes import ObservedShapes
     from pytest_mcp_contract._servers.names import ServerNames
 
 T = TypeVar("T")
@@ -49,6 +50,7 @@ class McpContract(ClientFace):
         callbacks: Mapping[str, Any] | None = None,
         names: ServerNames | None = None,
         coverage: Coverage | None = None,
+        shapes: ObservedShapes | None = None,
         tool_names: ToolNames = "spec",
     ) -> None:
         self._session = ContractSession(
@@ -61,6 +63,7 @@ class McpContract(ClientFace):
             callbacks=callbacks,
             names=names,
             coverage=coverage,
+            shapes=shapes,
             tool_names=tool_names,
         )
         opening = timeout if startup_timeout is None else startup_timeout

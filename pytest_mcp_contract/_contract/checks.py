@@ -513,7 +513,11 @@ def _not_json(name: str, structured: Any) -> list[Violation]:
     ]
 
 
-_SNAPSHOT_KEYS: Final = {"output": "output_schema", "input": "input_schema"}
+_SNAPSHOT_KEYS: Final = {
+    "output": "output_schema",
+    "input": "input_schema",
+    "observed output": "observed_output_schema",
+}
 
 
 def breaking_changes(tool: str, changes: Sequence[tuple[str, str, str]], base: str) -> list[Violation]:

@@ -15,6 +15,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_mcp_contract._contract.coverage import Coverage
     from pytest_mcp_contract._contract.expect import Judge
+    from pytest_mcp_contract._contract.shapes import ObservedShapes
     from pytest_mcp_contract._run.pool import SessionPool
     from pytest_mcp_contract._run.records import CallTally
     from pytest_mcp_contract._run.settings import Settings
@@ -44,6 +45,8 @@ RESTORE_SIGNALS: Final[pytest.StashKey[Callable[[], None]]] = pytest.StashKey()
 """Puts back the SIGTERM and SIGHUP handlers the run replaced."""
 LIFESPANS: Final[pytest.StashKey[Lifespans]] = pytest.StashKey()
 """What the run keeps open for the servers its factory targets made, closed at its end."""
+SHAPES: Final[pytest.StashKey[ObservedShapes]] = pytest.StashKey()
+"""The shapes the run's answers had, of tools whose output schema names no key (``_contract.shapes``)."""
 COVERAGE: Final[pytest.StashKey[Coverage]] = pytest.StashKey()
 """Which promises of the output schemas the run's answers kept (only when a coverage option asks)."""
 SERVER_RECORDS: Final[pytest.StashKey[Path]] = pytest.StashKey()

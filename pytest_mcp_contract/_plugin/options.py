@@ -138,6 +138,15 @@ def add_options(parser: pytest.Parser) -> None:
         help="Write the contract coverage as JSON to PATH (every promise of every tool, seen or not, and the "
         "arguments of a call that kept it), for tools that track it over time.",
     )
+    group.addoption(
+        "--mcp-contract-suggest-schemas",
+        dest="mcp_contract_suggest_schemas",
+        action="store_true",
+        default=False,
+        help="After the summary, print for each tool that publishes no output schema naming a key the shape "
+        "its answers had, as an output schema to publish and, for a Python server, the return annotation "
+        "that publishes it: a starting point.",
+    )
     parser.addini(
         "mcp_contract_coverage",
         "Print the contract coverage after the summary, as --mcp-contract-coverage does.",

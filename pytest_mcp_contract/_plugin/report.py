@@ -13,9 +13,9 @@ a broken server.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
 import pytest
@@ -24,13 +24,14 @@ from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.expect import allow_entry, allow_reason
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._plugin.coverage import markdown_lines, watched
-from pytest_mcp_contract._plugin.keys import COVERAGE, POOL, SERVER_NAMES, SETTINGS
+from pytest_mcp_contract._plugin.keys import COVERAGE, POOL, SERVER_NAMES, SETTINGS, SHAPES
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import (
     PROPERTY,
     AgainstSeen,
     CallsSeen,
     CallTally,
+    ChangeSeen,
     ChecksSeen,
     FailureSeen,
     Found,
@@ -45,6 +46,9 @@ from pytest_mcp_contract._run.records import (
     read_record,
 )
 from pytest_mcp_contract._suite.schemadiff import KINDS
+
+if TYPE_CHECKING:
+    from pytest_mcp_contract._suite.shapes import Settled
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -87,6 +91,18 @@ class ToolReport:
     """It says ``destructiveHint: true``."""
     against: AgainstSeen | None = None
     """Its changes against the ``--mcp-contract-against`` revision (``_suite.against``)."""
+    observed: Settled | None = None
+    """Its output schema names no key: what became of the shape its answers had (``_suite.shapes``)."""
+    answers: int = 0
+    """Its answers this run saw, of a tool whose output schema names no key (tool errors aside)."""
+    observed_against: tuple[ChangeSeen, ...] = ()
+    """Its observed shape's changes against the base revision."""
+    compared: str = ""
+    """How it was compared with the base: ``schema``, ``observed``, or why it was not."""
+    observed_failing: str = ""
+    """The run's failure for a break of its observed shape nobody acknowledged."""
+    observed_allowed: bool = False
+    """A break of its observed shape, acknowledged in ``mcp_contract_allow``."""
 
 
 @dataclass
@@ -195,6 +211,11 @@ class ContractReport:
         return bool(self._failed)
 
     @property
+    def observed_failed(self) -> bool:
+        """A tool's observed shape broke against the base, and nobody acknowledged it: the run fails."""
+        return any(tool.observed_failing for tool in self._all())
+
+    @property
     def empty(self) -> bool:
         return (
             not self.servers
@@ -223,7 +244,11 @@ class ContractReport:
         if lines:
             lines.append("")
         # A fact's further lines are its items, one per line, indented.
-        return lines + [f"{label}: {text}".replace("\n", "\n  ") for label, text in self._facts()]
+        lines += [f"{label}: {text}".replace("\n", "\n  ") for label, text in self._facts()]
+        for tool in sorted(self._all(), key=lambda tool: tool.name):
+            if tool.observed_failing:
+                lines += ["", f"FAILED {tool.observed_failing}"]
+        return lines
 
     def quiet_lines(self) -> list[str]:
         """The run's result in one line, for ``-q`` on a green run: the tools, their snapshots and checks,
@@ -252,6 +277,7 @@ class ContractReport:
                 )
             )
         facts += self._snapshot_facts(tools)
+        facts += _observed_facts(tools)
         facts += [("snapshots git ignores", self.ignored)] if self.ignored else []
         checked = [tool for tool in tools if tool.checks is not None]
         if checked:
@@ -336,13 +362,18 @@ class ContractReport:
             return []
         changes = _against_changes(compared, self.allow)
         counts = Counter(kind for kind, _line in changes)
-        text = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind]) or "none"
+        unknown = [tool for tool in compared if tool.compared not in ("schema", "observed")]
+        text = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind]) or (
+            "none in what was compared" if unknown else "none"
+        )
         base = compared[0].against.base if compared[0].against is not None else ""
         facts = [(f"changes against {base}", "\n".join([text, *(line for _kind, line in changes)]))]
+        if any(tool.compared != "schema" for tool in compared):  # a tool whose schema names no key
+            facts.append((f"compared with {base}", _compared_text(compared)))
         acknowledged = [
             f"{tool.shown} ({allow_reason(self.allow, tool.name, 'breaking-change') or ''})"
             for tool in compared
-            if tool.against is not None and "breaking-change" in tool.against.allowed
+            if tool.observed_allowed or (tool.against is not None and "breaking-change" in tool.against.allowed)
         ]
         if acknowledged:
             facts.append(("breaking changes acknowledged in mcp_contract_allow", "; ".join(acknowledged)))
@@ -500,14 +531,57 @@ def _against_changes(tools: list[ToolReport], allow: dict[tuple[str, str], str])
         against = tool.against
         if against is None:
             continue
-        why = allow_reason(allow, tool.name, "breaking-change") if "breaking-change" in against.allowed else None
-        for change in against.changes:
+        acknowledged = "breaking-change" in against.allowed or tool.observed_allowed
+        why = allow_reason(allow, tool.name, "breaking-change") if acknowledged else None
+        for change in (*against.changes, *tool.observed_against):
             kind = change.kind
             tail = "BREAKING" if kind == "breaking" else kind
             if kind == "breaking" and why is not None:
                 tail += f", acknowledged: {why}"
             changes.append((kind, f"{tool.shown} {change.field} {change.path or '/'}: {change.what} — {tail}"))
     return sorted(changes, key=lambda change: KINDS.index(change[0]))
+
+
+_NOTHING_SEEN: Final = ("no answer seen", "no JSON in its answers")
+
+
+def _observed_facts(tools: list[ToolReport]) -> list[tuple[str, str]]:
+    """What became of the observed shapes of the tools whose output schema names no key."""
+    observed = sorted((tool for tool in tools if tool.observed is not None), key=lambda tool: tool.name)
+    if all(tool.observed is None or tool.observed.state in _NOTHING_SEEN for tool in observed):
+        return []  # nothing recorded and nothing to record: a text-only tool says so in no fact
+    states = Counter(tool.observed.state for tool in observed if tool.observed is not None)
+    items = []
+    for tool in observed:
+        settled = tool.observed
+        if settled is None:
+            continue
+        if settled.state == "out of date":
+            items.append(messages.observed_out_of_date(tool.shown))
+            items += [f"  {change.line(tool.shown)}" for change in settled.changes]
+        elif settled.state == "not written":
+            items.append(f"{tool.shown}: not written ({settled.why})")
+    unrecorded = [
+        tool.shown for tool in observed if tool.observed is not None and tool.observed.state == "not recorded"
+    ]
+    if unrecorded:
+        items.append(messages.observed_not_recorded(unrecorded))
+    if any(tool.observed and tool.observed.shape for tool in observed):
+        items.append(messages.SUGGEST_HOW)
+    text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
+    return [("observed shapes (no output schema names their keys)", "\n".join([text, *items]))]
+
+
+def _compared_text(tools: list[ToolReport]) -> str:
+    """How many tools were compared by their output schema, by the shape their answers had, and not at
+    all (each with why): "not compared" is never folded into "no change"."""
+    by = Counter(tool.compared for tool in tools)
+    text = (
+        f"{messages.plural(by['schema'], 'tool')} by output schema, {by['observed']} by observed shape, "
+        f"{len(tools) - by['schema'] - by['observed']} not compared"
+    )
+    unknown = [f"{tool.shown} ({tool.compared})" for tool in tools if tool.compared not in ("schema", "observed")]
+    return "\n".join([text, *unknown])
 
 
 def _against_section(tools: list[ToolReport], allow: dict[tuple[str, str], str]) -> list[str]:
@@ -523,7 +597,10 @@ def _against_section(tools: list[ToolReport], allow: dict[tuple[str, str], str])
         if listed:
             out += [f"**{kind.capitalize()}**", "", *(f"- {line}" for line in listed), ""]
     if not changes:
-        out += ["No tool changed.", ""]
+        unknown = any(tool.compared not in ("schema", "observed") for tool in tools)
+        out += ["No change in what was compared." if unknown else "No tool changed.", ""]
+    if any(tool.compared != "schema" for tool in tools):
+        out += [f"Compared: {_compared_text(tools)}".replace("\n", "\n- "), ""]
     return out
 
 
@@ -757,8 +834,8 @@ class ReportPlugin:
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.partial = self.partial or bool(items)
 
-    def _note_whole_run(self, config: pytest.Config) -> None:
-        """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
+    def _whole_run(self, config: pytest.Config) -> bool:
+        """Whether the run covered the whole project: no selection, early stop or collection error."""
         from pytest_mcp_contract._suite.items import covers_project
 
         # Any selection or early stop, seen here or (under xdist) only in the options.
@@ -767,13 +844,76 @@ class ReportPlugin:
             for name in ("keyword", "markexpr", "deselect", "lf", "stepwise", "maxfail", "collectonly")
         )
         collected = self.session.testscollected if self.session is not None else 0
-        if narrowed or self.partial or self.collect_errors or len(self.ran) < collected or not covers_project(config):
+        return not (
+            narrowed or self.partial or self.collect_errors or len(self.ran) < collected or not covers_project(config)
+        )
+
+    def _note_shapes(self, config: pytest.Config, *, whole: bool) -> None:
+        """The shape each schema-less tool's answers had this run: recorded in its snapshot (on an update),
+        compared with the recorded one, and, with a base revision, with the base's."""
+        shapes = config.stash.get(SHAPES, None)
+        if shapes is None:
+            return
+        from pytest_mcp_contract._suite.shapes import settle
+
+        main = self.report.main
+        option = config.option
+        updating = bool(getattr(option, "update_snapshots", False))
+        new_only = bool(getattr(option, "update_new_snapshots_only", False))
+        for tool in self.report.servers.get(main, {}).values():
+            observed = shapes.schema(main, tool.name)
+            entry = shapes.tools.get((main, tool.name))
+            tool.answers = entry.answers if entry is not None else 0
+            if tool.schema is not None and tool.schema.file and tool.schema.state != "not written":
+                path = config.rootpath / tool.schema.file
+                settled = settle(path, observed, updating=updating, new_only=new_only, whole=whole)
+                if settled is not None and settled.state == "no answer seen" and tool.answers:
+                    settled = replace(settled, state="no JSON in its answers")  # prose: no shape to see
+                tool.observed = settled
+            self._compare_shape(tool, observed)
+
+    def _compare_shape(self, tool: ToolReport, observed: dict[str, Any] | None) -> None:
+        """A tool's observed shape against the base's, judged as a published schema's change is."""
+        against = tool.against
+        if against is None:
+            return
+        if not against.open or any(change.field == "tool" for change in against.changes):  # or added, removed
+            tool.compared = "schema"
+            return
+        base = self.settings.against
+        label = against.base
+        if observed is None:
+            tool.compared = "no answers with JSON in this run" if tool.answers else "no answers seen in this run"
+            return
+        if against.observed is None:
+            tool.compared = f"no observed shape recorded at {label}"
+            return
+        from pytest_mcp_contract._contract.checks import breaking_changes
+        from pytest_mcp_contract._contract.expect import Judge
+        from pytest_mcp_contract._suite.shapes import changes
+
+        tool.compared = "observed"
+        found = changes(against.observed, observed)
+        tool.observed_against = tuple(ChangeSeen(each.kind, each.field, each.path, each.what) for each in found)
+        breaking = [(change.field, change.path, change.what) for change in found if change.kind == "breaking"]
+        violations = breaking_changes(tool.name, breaking, base.ref if base is not None else label)
+        verdict = Judge([], self.settings.allow, self.settings.noted).judge(tool.name, None, violations)
+        tool.observed_allowed = bool(verdict.allowed)
+        if verdict.failing:
+            others = [change.line(tool.name) for change in found if change.kind != "breaking"]
+            file = tool.schema.file if tool.schema is not None else tool.name
+            tool.observed_failing = messages.observed_breaking(tool.name, label, verdict.failing, others, file)
+
+    def _note_whole_run(self, config: pytest.Config) -> None:
+        """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
+        if not self._whole_run(config):
             return
         carried = {
             (tool.name, check)
             for tool in self.report._all()
             for check in [*tool.tally.allowed, *tool.allowed_checks, *(tool.against.allowed if tool.against else ())]
-        } | {entry for listing in self.report.listings.values() for entry in listing.allowed}
+        } | {(tool.name, "breaking-change") for tool in self.report._all() if tool.observed_allowed}
+        carried |= {entry for listing in self.report.listings.values() for entry in listing.allowed}
         # Each carried finding used the line that carried it: its tool's own, else the one for every tool.
         seen = {allow_entry(self.settings.allow, name, check) for name, check in carried}
         # A break is acknowledged for the runs that compare with a base: the others cannot need the line.
@@ -797,7 +937,15 @@ class ReportPlugin:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
         if hasattr(config, "workerinput"):
             return
-        if config.get_verbosity() < 0 and not (self.report.failed or self.undeleted):
+        self._summary(terminalreporter, config)
+        suggested = self._suggestions() if self.settings.suggest_schemas else []
+        if suggested:  # asked for: printed under -q too
+            terminalreporter.write_sep("-", "mcp contract: output schemas to publish")
+            for line in suggested:
+                terminalreporter.write_line(writable(line))
+
+    def _summary(self, terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+        if config.get_verbosity() < 0 and not (self.report.failed or self.undeleted or self.report.observed_failed):
             # One line under -q, as syrupy and pytest-cov print theirs; nothing under -qq.
             for line in self.report.quiet_lines() if config.get_verbosity() == -1 else []:
                 terminalreporter.write_line(writable(line))
@@ -810,14 +958,36 @@ class ReportPlugin:
             for line in lines:
                 terminalreporter.write_line(writable(line))
 
+    def _suggestions(self) -> list[str]:
+        """For each tool whose output schema names no key, the schema its observed shape suggests."""
+        from pytest_mcp_contract._suite.suggest import json_schema, python_types
+
+        lines: list[str] = []
+        unseen = []
+        for tool in self.report._tools_of(self.report.main) if self.report.main in self.report.servers else []:
+            if tool.observed is None:
+                continue
+            shape = tool.observed.shape
+            if shape is None:
+                unseen.append(tool.shown)
+                continue
+            python = python_types(tool.name, shape) if self.report.language == "python" else None
+            told = messages.suggested_schema(tool.shown, tool.answers, json_schema(shape), python)
+            lines += [*([""] if lines else []), *told]
+        if unseen:
+            lines += [*([""] if lines else []), messages.no_shape_seen(unseen)]
+        return lines
+
     @pytest.hookimpl(trylast=True)  # after syrupy has deleted unused files; before the terminal summary
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if hasattr(session.config, "workerinput"):
             return
         self._note_removed(session.config)
         self._note_ignored(session.config)
-        if self.undeleted and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # a deletion that did not happen fails the run
+        self._note_shapes(session.config, whole=self._whole_run(session.config))
+        failing = self.undeleted or self.report.observed_failed  # a deletion that did not happen, an observed break
+        if failing and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         self._note_whole_run(session.config)
         path = self.settings.report
         if path is None:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Triage
     from pytest_mcp_contract._contract.coverage import Coverage
+    from pytest_mcp_contract._contract.shapes import ObservedShapes
     from pytest_mcp_contract._run.settings import Settings
 
 
@@ -50,14 +51,18 @@ class SessionPool:
     def __init__(
         self,
         settings: Settings,
+        *,
         triage: Triage | None = None,
         callbacks: Callable[[object], Mapping[str, Any] | None] | None = None,
         names: ServerNames | None = None,
         coverage: Coverage | None = None,
+        shapes: ObservedShapes | None = None,
     ) -> None:
         self._settings = settings
         self.coverage = coverage
         """Told every listing and answer of the sessions opened here, when the run counts contract coverage."""
+        self.shapes = shapes
+        """Told every answer of the sessions opened here: the shapes of tools whose output schema names no key."""
         self.names = names if names is not None else ServerNames()
         """What each server outside this process called itself this run, told by the sessions opened here."""
         self._callbacks = callbacks
@@ -170,6 +175,7 @@ class SessionPool:
             "startup_timeout": settings.startup_timeout,
             "names": self.names,
             "coverage": self.coverage,
+            "shapes": self.shapes,
             "tool_names": settings.tool_names,
         }
 

@@ -148,6 +148,10 @@ class AgainstSeen(ToolRecord):
     base: str = ""
     changes: tuple[ChangeSeen, ...] = ()
     allowed: tuple[str, ...] = ()
+    open: bool = False
+    """Its output schema names no key today (or it has none): its answers' shape is compared instead."""
+    observed: dict[str, Any] | None = None
+    """The observed shape its snapshot at the base records, if any."""
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,8 @@ class Settings:
     """The least contract coverage, in percent, a run may end with (``--mcp-contract-coverage-fail-under``)."""
     coverage_json: Path | None = None
     """Where to write the contract coverage as JSON (``--mcp-contract-coverage-json``)."""
+    suggest_schemas: bool = False
+    """Print a schema to publish for each tool whose output schema names no key (``--mcp-contract-suggest-schemas``)."""
     tool_names: ToolNames = "spec"
     """Which tool names pass (ini ``mcp_contract_tool_names``): SEP-986's, or only what model APIs take too."""
 
@@ -283,6 +285,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         protocol_versions=_protocol_versions(cast("list[str]", config.getini("mcp_contract_protocol_versions"))),
         against=against,
         **_coverage(config),
+        suggest_schemas=bool(config.getoption("mcp_contract_suggest_schemas", False)),
     )
 
 

@@ -8,6 +8,7 @@ a tool the base has and the server no longer lists is breaking, a tool the base 
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import pytest
@@ -15,9 +16,11 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.checks import breaking_changes
 from pytest_mcp_contract._contract.expect import Judge
+from pytest_mcp_contract._contract.shapes import is_open
 from pytest_mcp_contract._run.records import AgainstSeen, ChangeSeen
 from pytest_mcp_contract._suite.compare import changes_since
 from pytest_mcp_contract._suite.schemadiff import Change
+from pytest_mcp_contract._suite.shapes import recorded
 
 if TYPE_CHECKING:
     from mcp_types import Tool
@@ -47,6 +50,7 @@ def compare_with_base(
 
     base: GitBase | None = settings.against
     assert base is not None  # the items exist only with a base
+    observed = None
     if tool is None:
         changes = [REMOVED]
     elif before is None:
@@ -56,6 +60,7 @@ def compare_with_base(
         if isinstance(found, str):
             pytest.fail(messages.against_unreadable(tool_name, base.label, shown, found), pytrace=False)
         changes = found
+        observed = recorded(json.loads(before))  # JSON: changes_since read it
     breaking = [change for change in changes if change.kind == "breaking"]
     violations = breaking_changes(
         tool_name, [(change.field, change.path, change.what) for change in breaking], base.ref
@@ -67,6 +72,8 @@ def compare_with_base(
         base=base.label,
         changes=tuple(ChangeSeen(change.kind, change.field, change.path, change.what) for change in changes),
         allowed=tuple(violation.check for violation in verdict.allowed),
+        open=tool is not None and is_open(tool.output_schema),
+        observed=observed,
     ).write(request.node)
     if verdict.failing:
         others = [change.line(tool_name) for change in changes if change.kind != "breaking"]

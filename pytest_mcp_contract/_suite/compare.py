@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any, Final
 import pytest
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._contract.shapes import OBSERVED_KEY
 from pytest_mcp_contract._contract.versions import only_root_adapted
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import ChangeSeen, SchemaSeen
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
+from pytest_mcp_contract._suite.shapes import carried
 
 if TYPE_CHECKING:
     from mcp_types import Tool
@@ -43,9 +45,9 @@ def compare_snapshot(
     from pytest_mcp_contract._suite.snapshots import ToolSnapshotExtension, document
     from pytest_mcp_contract._suite.unused import serving
 
-    data = document(tool, settings.snapshot_fields)
     path: Path = request.node.path
     before = _read(path)
+    data = carried(document(tool, settings.snapshot_fields), before)
     with warnings.catch_warnings():
         # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
         warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
@@ -69,8 +71,8 @@ def snapshot_unseen(
     failures name as the one to rerun with ``--snapshot-update`` (the tool has no schema item yet)."""
     from pytest_mcp_contract._suite.snapshots import document, serialize
 
-    data = document(tool, settings.snapshot_fields)
     before = _read(path)
+    data = carried(document(tool, settings.snapshot_fields), before)
     option = item.config.option
     updating = bool(option.update_snapshots or (option.update_new_snapshots_only and before is None))
     matched = before == serialize(data)
@@ -217,7 +219,9 @@ def _changes(before: str | None, data: dict[str, Any]) -> tuple[list[Change], An
     if not isinstance(old, dict):
         return [Change("snapshot", "", "the file does not hold an object of fields", "both")], old
     changes: list[Change] = []
-    for name in sorted(data.keys() | old.keys(), key=lambda field: (field != "output_schema", field)):
+    # The observed shape is the end of the run's to compare (``_suite.shapes``): no promise changed with it.
+    fields = (data.keys() | old.keys()) - {OBSERVED_KEY}
+    for name in sorted(fields, key=lambda field: (field != "output_schema", field)):
         label = _LABELS.get(name, name)
         if name not in old:  # a field just added to mcp_contract_snapshot_fields: nothing to compare with
             changes.append(Change(label, "", "not recorded in the snapshot yet", "cosmetic"))

@@ -54,9 +54,9 @@ class Change:
             return self.effect
         if self.effect == "both":
             return "breaking"
-        if self.field not in ("output", "input"):
+        if self.field not in (*READ, "input"):
             return "cosmetic"  # widening or narrowing only means something for a schema
-        hurts_readers = self.field == "output" and self.effect == "widen"
+        hurts_readers = self.field in READ and self.effect == "widen"
         hurts_writers = self.field == "input" and self.effect == "narrow"
         return "breaking" if hurts_readers or hurts_writers else "additive"
 
@@ -66,6 +66,10 @@ class Change:
 
 
 KINDS: Final[tuple[Kind, ...]] = ("breaking", "additive", "cosmetic")
+OBSERVED: Final = "observed output"
+"""The part a change of an observed shape is in (``_suite.shapes``): output a run saw, not one promised."""
+READ: Final = ("output", OBSERVED)
+"""The parts a client reads: wider breaks it."""
 
 
 def by_kind(changes: list[Change]) -> list[Change]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_mcp_contract._contract.shapes import OBSERVED_KEY
 from pytest_mcp_contract._run.paths import SUFFIX
 from pytest_mcp_contract._run.settings import FIELDS
 
@@ -70,7 +71,8 @@ def is_tool_snapshot(path: Path) -> dict[str, Any] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None
-    return data if isinstance(data, dict) and "output_schema" in data and data.keys() <= set(FIELDS) else None
+    readable = isinstance(data, dict) and "output_schema" in data and data.keys() <= {*FIELDS, OBSERVED_KEY}
+    return data if readable else None
 
 
 # Not run state: a binding, set and reset around one call, so each run (and a pytester run inside

@@ -1,0 +1,117 @@
+"""The shape JSON values had: a JSON Schema inferred from them (genson), in one canonical form.
+
+It holds keys, types, the keys present in every value (``required``), the shape of array items and
+nullability; never a value. Values that disagree widen it (a union of types, ``anyOf`` of shapes), so
+no value ever contradicts the shape inferred from it. The same values give the same schema in any
+order, and so does merging shapes inferred apart (pytest-xdist workers): ``anyOf`` branches sorted,
+``required`` sorted, empty ``required`` left out.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from genson import SchemaNode  # type: ignore[import-untyped]
+
+MAX_DEPTH: Final = 64
+"""Nesting beyond which a value gives no shape (a hostile answer must not exhaust the recursion)."""
+
+
+class Shape:
+    """The shape of the values added so far, and how many there were."""
+
+    def __init__(self) -> None:
+        self._node = SchemaNode()
+        self.values = 0
+
+    def add(self, value: Any) -> bool:
+        """Widen the shape to take ``value``; ``False`` (and nothing added) for a value nested too deep."""
+        if too_deep(value):
+            return False
+        self._node.add_object(value)
+        self.values += 1
+        return True
+
+    def merge(self, schema: dict[str, Any], values: int) -> None:
+        """Widen the shape to take every value another shape took (``schema``: that shape, as :meth:`schema`
+        or :meth:`for_merge` gives it; its root ``$comment`` is left out)."""
+        if values:
+            self._node.add_schema(_every_required({k: v for k, v in schema.items() if k != "$comment"}))
+            self.values += values
+
+    def schema(self) -> dict[str, Any]:
+        """The shape as a canonical JSON Schema (``{}`` before any value)."""
+        result: dict[str, Any] = canonical(self._node.to_schema())
+        return result
+
+    def for_merge(self) -> dict[str, Any]:
+        """The shape as another :class:`Shape` merges it: every object says ``required``, even empty (genson
+        keeps an object's required keys as they were when a merged schema does not name them)."""
+        result: dict[str, Any] = _every_required(self._node.to_schema())
+        return result
+
+
+def infer(values: list[Any]) -> dict[str, Any]:
+    """The canonical shape of ``values`` (for tests and one-off use)."""
+    shape = Shape()
+    for value in values:
+        shape.add(value)
+    return shape.schema()
+
+
+def too_deep(value: Any) -> bool:
+    """Whether ``value`` nests deeper than :data:`MAX_DEPTH` (walked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(node, dict):
+            stack.extend((child, depth + 1) for child in node.values())
+        elif isinstance(node, list):
+            stack.extend((child, depth + 1) for child in node)
+    return False
+
+
+def canonical(schema: Any) -> Any:
+    """One spelling per shape: ``anyOf`` branches in the order of their JSON, ``required`` sorted and left
+    out when empty. Walks the keywords genson writes, so a property named ``required`` is a name."""
+    return _walk(schema, _canonical_node)
+
+
+def _every_required(schema: Any) -> Any:
+    return _walk(schema, _with_required)
+
+
+def _with_required(node: dict[str, Any]) -> dict[str, Any]:
+    return {**node, "required": node.get("required", [])} if node.get("type") == "object" else node
+
+
+def _canonical_node(node: dict[str, Any]) -> dict[str, Any]:
+    out = dict(node)
+    if isinstance(out.get("anyOf"), list):
+        out["anyOf"] = sorted(out["anyOf"], key=lambda branch: json.dumps(branch, sort_keys=True))
+    if "required" in out:
+        if out["required"]:
+            out["required"] = sorted(out["required"])
+        else:
+            del out["required"]
+    return out
+
+
+def _walk(schema: Any, change: Any) -> Any:
+    """``schema`` with ``change`` applied to it and to every schema below it, deepest first."""
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    for keyword in ("properties", "patternProperties"):
+        if isinstance(out.get(keyword), dict):
+            out[keyword] = {name: _walk(sub, change) for name, sub in sorted(out[keyword].items())}
+    if isinstance(out.get("items"), dict):
+        out["items"] = _walk(out["items"], change)
+    elif isinstance(out.get("items"), list):
+        out["items"] = [_walk(sub, change) for sub in out["items"]]
+    if isinstance(out.get("anyOf"), list):
+        out["anyOf"] = [_walk(sub, change) for sub in out["anyOf"]]
+    return change(out)
