@@ -142,6 +142,22 @@ class Project:
         return self.pytester.runpytest(*args)
 
 
+def git(project: Project, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=Dev", "-c", "user.email=dev@example.com", "-c", "commit.gpgsign=false", *args],
+        cwd=project.pytester.path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def commit_all(project: Project, message: str) -> None:
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", message)
+
+
 GITHUB_ENV = ("GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE")
 """What makes an inner run write for GitHub Actions (``_plugin/github``)."""
 

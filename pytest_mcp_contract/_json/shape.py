@@ -85,19 +85,38 @@ def _every_required(schema: Any) -> Any:
 
 
 def _with_required(node: dict[str, Any]) -> dict[str, Any]:
-    return {**node, "required": node.get("required", [])} if node.get("type") == "object" else node
+    types = node.get("type")
+    if types == "object":
+        return {**node, "required": node.get("required", [])}
+    if isinstance(types, list) and "object" in types and set(node) == {"type"}:  # genson's ["null", "object"]
+        others = [name for name in types if name != "object"]
+        return {"anyOf": [{"type": "object", "required": []}, {"type": others[0] if len(others) == 1 else others}]}
+    return node
 
 
 def _canonical_node(node: dict[str, Any]) -> dict[str, Any]:
     out = dict(node)
-    if isinstance(out.get("anyOf"), list):
-        out["anyOf"] = sorted(out["anyOf"], key=lambda branch: json.dumps(branch, sort_keys=True))
     if "required" in out:
         if out["required"]:
             out["required"] = sorted(out["required"])
         else:
             del out["required"]
+    branches = out.get("anyOf")
+    if isinstance(branches, list):
+        # Branches that only name types are one list of types, as genson writes them from values
+        # (a merged object that said ``required: []`` was such a branch only once that went).
+        types = sorted({name for branch in branches if set(branch) == {"type"} for name in _names(branch["type"])})
+        rest = [branch for branch in branches if set(branch) != {"type"}]
+        if types:
+            rest.append({"type": types[0] if len(types) == 1 else types})
+        if len(rest) == 1 and set(out) == {"anyOf"}:
+            return dict(rest[0])
+        out["anyOf"] = sorted(rest, key=lambda branch: json.dumps(branch, sort_keys=True))
     return out
+
+
+def _names(types: Any) -> list[str]:
+    return [str(name) for name in types] if isinstance(types, list) else [str(types)]
 
 
 def _walk(schema: Any, change: Any) -> Any:

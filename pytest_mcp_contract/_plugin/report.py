@@ -543,6 +543,11 @@ def _against_changes(tools: list[ToolReport], allow: dict[tuple[str, str], str])
 
 
 _NOTHING_SEEN: Final = ("no answer seen", "no JSON in its answers")
+_STATES: Final = ("recorded", "updated", "matched", "out of date", "not recorded", "not written", *_NOTHING_SEEN)
+
+
+def _state_order(item: tuple[str, int]) -> int:
+    return _STATES.index(item[0]) if item[0] in _STATES else len(_STATES)
 
 
 def _observed_facts(tools: list[ToolReport]) -> list[tuple[str, str]]:
@@ -568,7 +573,7 @@ def _observed_facts(tools: list[ToolReport]) -> list[tuple[str, str]]:
         items.append(messages.observed_not_recorded(unrecorded))
     if any(tool.observed and tool.observed.shape for tool in observed):
         items.append(messages.SUGGEST_HOW)
-    text = ", ".join(f"{count} {state}" for state, count in sorted(states.items()))
+    text = ", ".join(f"{count} {state}" for state, count in sorted(states.items(), key=_state_order))
     return [("observed shapes (no output schema names their keys)", "\n".join([text, *items]))]
 
 

@@ -3,11 +3,10 @@ git repositories made in temp folders (commit on ``main``, branch, change the se
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from conftest import Project, commit_all, git
 from contract_servers.sources import WEATHER_V1
 from docs_text import assert_says, quoted
 
@@ -21,22 +20,6 @@ WITH_WIND = WEATHER_V1.replace("    humidity: int", WIND_LINE + "    humidity: i
 ROOT = Path(__file__).parents[2]
 NO_PING = WEATHER_V1.replace("@mcp.tool()\ndef ping", "def ping")
 WITH_ECHO = WEATHER_V1 + "\n@mcp.tool()\ndef echo(text: str) -> str:\n    return text\n"
-
-
-def git(project: Project, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=Dev", "-c", "user.email=dev@example.com", "-c", "commit.gpgsign=false", *args],
-        cwd=project.pytester.path,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
-
-
-def commit_all(project: Project, message: str) -> None:
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "-m", message)
 
 
 @pytest.fixture
