@@ -46,6 +46,7 @@ from pytest_mcp_contract._contract.checks import (
     verdict,
     wire_violations,
 )
+from pytest_mcp_contract._contract.shapes import answer_value, is_open
 from pytest_mcp_contract._contract.versions import OFFERED, OffModel, off_model
 from pytest_mcp_contract._contract.violations import Violation, noted_checks
 from pytest_mcp_contract._contract.wire import Reading, read_strictly
@@ -597,7 +598,10 @@ class ContractSession:
         if self.coverage is not None:
             answered = isinstance(outcome, Answer) and not outcome.result.is_error
             kept = answered and not self.unnoted(found)
-            value = outcome.result.structured_content if isinstance(outcome, Answer) else None
+            value = None
+            if isinstance(outcome, Answer):  # no key in the schema: its JSON text is the data a client reads
+                result = outcome.result
+                value = answer_value(result) if is_open(tool.output_schema) else result.structured_content
             self.coverage.answered(self.server_name, name, arguments, outcome, value, kept=kept)
         if self.shapes is not None:
             self.shapes.answered(self.server_name, name, tool.output_schema, outcome)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contract._contract.shapes import is_open
 from pytest_mcp_contract._json.schemaform import (
     ANNOTATIONS,
     accepts_all,
@@ -470,6 +471,9 @@ class ToolCoverage:
     tool: str
     schema: Any = None
     read_only: bool = False
+    observed: bool = False
+    """Its output schema names no key: the promises counted are those of the shape its answers had, as its
+    snapshot records it (``_contract.shapes``): observed, not published."""
     calls: int = 0
     kept: int = 0
     seen: dict[str, Any] = field(default_factory=dict)
@@ -502,6 +506,7 @@ class ToolCoverage:
             "server": self.server,
             "tool": self.tool,
             "read_only": self.read_only,
+            "observed": self.observed,
             "calls": self.calls,
             "kept": self.kept,
             "truncated": self.truncated,
@@ -522,15 +527,20 @@ class _Noted:
 class Coverage:
     """The run's record of the promises seen kept, per (server, tool)."""
 
-    def __init__(self) -> None:
+    def __init__(self, recorded: Callable[[str, str], dict[str, Any] | None] | None = None) -> None:
         self.tools: dict[tuple[str, str], ToolCoverage] = {}
         self._pending: list[_Noted] = []
+        self._recorded = recorded
+        """(server, tool) -> the observed shape its snapshot records, if any: counted for a schema naming no key."""
 
     def listed(self, server: str, tools: Iterable[Tool]) -> None:
         """A session listed ``server``'s tools: each counts, called or not."""
         for tool in tools:
             entry = self.tools.setdefault((server, tool.name), ToolCoverage(server, tool.name))
             schema = tool.output_schema
+            shape = self._recorded(server, tool.name) if self._recorded is not None and is_open(schema) else None
+            entry.observed = shape is not None
+            schema = shape if shape is not None else schema
             if entry._plan is not None and schema != entry.schema:
                 entry._plan = None  # the listing changed: count against what it says now
             entry.schema = schema
@@ -584,6 +594,7 @@ class Coverage:
             if entry.schema is None and (entry._plan is None or len(given) > len(entry._plan.promises)):
                 entry._plan = Plan.given([Promise(**promise) for promise in given], tool["truncated"])
             entry.read_only = entry.read_only or tool["read_only"]
+            entry.observed = entry.observed or tool.get("observed", False)
             entry.calls += tool["calls"]
             entry.kept += tool["kept"]
             for promise, arguments in tool["seen"].items():

@@ -25,8 +25,11 @@ from pytest_mcp_contract._contract.coverage import (
 )
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._plugin.keys import COVERAGE, POOL, SERVER_NAMES, SETTINGS
+from pytest_mcp_contract._run.paths import file_stem, snapshot_path
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pytest_mcp_contract._run.settings import Settings
 
 WORKER_OUTPUT: Final = "mcp_contract_coverage"
@@ -40,9 +43,24 @@ def start(config: pytest.Config, settings: Settings) -> Coverage | None:
     """The run's coverage record, if any coverage option asks for one, and the hooks that report it."""
     if not settings.counting:
         return None
-    coverage = config.stash[COVERAGE] = Coverage()
+    coverage = config.stash[COVERAGE] = Coverage(recorded=_recorded_shapes(settings))
     config.pluginmanager.register(CoveragePlugin(settings, coverage), "mcp_contract_coverage")
     return coverage
+
+
+def _recorded_shapes(settings: Settings) -> Callable[[str, str], dict[str, Any] | None]:
+    """What reads the observed shape a tool's snapshot records, by the server's and the tool's names."""
+
+    def recorded(server: str, tool: str) -> dict[str, Any] | None:
+        from pytest_mcp_contract._suite.shapes import recorded as shape_of
+
+        path = snapshot_path(settings.snapshot_dir / file_stem(server), tool)
+        try:
+            return shape_of(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+
+    return recorded
 
 
 class CoveragePlugin:
@@ -120,7 +138,7 @@ def _tools(coverage: Coverage, main: str) -> list[ToolCoverage]:
 
 
 def _name(tool: ToolCoverage, several: bool) -> str:
-    name = messages.shown_name(tool.tool)
+    name = messages.shown_name(tool.tool) + (" (observed shape)" if tool.observed else "")
     return f"{name} ({tool.server})" if several else name
 
 
@@ -302,6 +320,7 @@ def as_json(coverage: Coverage, settings: Settings) -> dict[str, Any]:
             {
                 "server": tool.server,
                 "tool": tool.tool,
+                "observed": tool.observed,
                 "calls": tool.calls,
                 "kept": tool.kept,
                 "promises": len(tool.promises),

@@ -301,3 +301,30 @@ def test_an_acknowledged_break_of_the_shape_passes_with_its_reason(repo: Project
     )
     result.stdout.no_fnmatch_line("FAILED*")
     result.stdout.no_fnmatch_line("*stale mcp_contract_allow*")
+
+
+def test_contract_coverage_counts_the_recorded_shape_labelled_as_observed(project: Project) -> None:
+    make(project)
+    project.run("--snapshot-update").assert_outcomes(passed=4)
+    result = project.run("--mcp-contract-coverage", "--mcp-contract-coverage-json", "coverage.json")
+    result.assert_outcomes(passed=12)
+    # Ada's tags were empty in no answer, Bo's in one: the recorded shape's arrays, empty and not.
+    result.stdout.fnmatch_lines(
+        [
+            "tool                         promises  unseen  cover  calls",
+            "find_users (observed shape)         5       2   60 %      1",
+            "get_user (observed shape)           3       0  100 %      2",
+            "ping                                1       1    0 %      0",
+            "user_count                          1       0  100 %      1",
+            "find_users (observed shape): 2 unseen",
+            '  /users never empty (seen: with an item, from {"name": "A"})',
+            '  /users/items/tags never empty (seen: with an item, from {"name": "A"})',
+        ]
+    )
+    written = json.loads((project.pytester.path / "coverage.json").read_text())
+    assert {tool["tool"]: tool["observed"] for tool in written["tools"]} == {
+        "find_users": True,
+        "get_user": True,
+        "ping": False,
+        "user_count": False,
+    }
