@@ -4,6 +4,8 @@ now, against its snapshot committed at the base revision, whatever the working t
 The changes are ``compare``'s (``schemadiff``, from a client's side, ``$ref``-deep). The breaking
 ones are judged by the one judge (``breaking_changes``) and the allow list (``TOOL:breaking-change``);
 a tool the base has and the server no longer lists is breaking, a tool the base lacks is additive.
+A tool whose output schema names no key records the base's observed shape too: the report compares it
+with this run's when the last answer is in (``_suite.shapes``).
 """
 
 from __future__ import annotations

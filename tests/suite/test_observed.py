@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from conftest import Project, commit_all, git
+from docs_text import assert_says, quoted
 
 # JSON text and no output schema (structured_output=False), a dict and an open schema, prose, a closed schema.
 USERS_V1 = '''
@@ -126,6 +127,7 @@ def test_the_snapshot_records_the_shape_the_answers_had_marked_as_observed(proje
         "required": ["age", "email", "id", "name", "tags"],
     }
     assert snapshot(project, "get_user")["output_schema"] is None
+    assert (project.pytester.path / FOLDER / "get_user.json").read_text() == quoted("observed-snapshot") + "\n"
     # Every answer the run saw validates against the shape inferred from it.
     users = [
         {"id": 1, "name": "Ada", "email": "ada@example.com", "age": 36, "tags": ["admin"]},
@@ -210,6 +212,7 @@ def test_a_plain_run_says_a_recorded_shape_is_out_of_date_and_passes(repo: Proje
         ]
     )
     assert result.ret == 0
+    assert_says(result.stdout.str(), quoted("observed-out-of-date"))
 
 
 @pytest.mark.parametrize("xdist", [(), ("-n", "2")], ids=["serial", "xdist"])
@@ -249,6 +252,7 @@ def test_a_dropped_key_and_a_changed_type_fail_the_gate_once_the_snapshots_are_u
             "    get_user:breaking-change  # why clients can take it",
         ]
     )
+    assert_says(result.stdout.str(), quoted("observed-break"))
 
 
 def test_an_added_key_passes_the_gate_and_is_named(repo: Project) -> None:
@@ -276,6 +280,7 @@ def test_an_unchanged_server_says_what_it_did_not_compare(repo: Project) -> None
             "  ping (no answers seen in this run)",
         ]
     )
+    assert_says(result.stdout.str(), quoted("observed-compared"))
     # A tool called in neither revision is told as such, whichever side lacks answers.
     result = repo.run("--mcp-contract-against", "main", "-k", "not test_find_users")
     result.stdout.fnmatch_lines(
@@ -328,3 +333,26 @@ def test_contract_coverage_counts_the_recorded_shape_labelled_as_observed(projec
         "ping": False,
         "user_count": False,
     }
+
+
+def test_suggested_schemas_are_printed_for_each_tool_without_one(project: Project) -> None:
+    make(project)
+    project.run("--snapshot-update").assert_outcomes(passed=4)
+    result = project.run("-q", "--mcp-contract-suggest-schemas")
+    result.assert_outcomes(passed=12)
+    result.stdout.fnmatch_lines(
+        [
+            "*- mcp contract: output schemas to publish -*",
+            "find_users (the shape its answers had, from 1 answer this run: *",
+            "    class FindUsersResultUsersItem(TypedDict):",
+            "    class FindUsersResult(TypedDict):",
+            "        count: int",
+            "        users: list[FindUsersResultUsersItem]",
+            "get_user (the shape its answers had, from 2 answers this run: *",
+            "  Any SDK: list the tool with this outputSchema:",
+            '        "age": {',
+            "no shape seen yet: ping (no answer with JSON, in this run or recorded; *",
+        ]
+    )
+    result.stdout.no_fnmatch_line("user_count (*")  # it publishes a schema that names its key
+    assert_says(result.stdout.str(), quoted("suggest-schemas"))
