@@ -16,6 +16,8 @@ from genson import SchemaNode  # type: ignore[import-untyped]
 
 MAX_DEPTH: Final = 64
 """Nesting beyond which a value gives no shape (a hostile answer must not exhaust the recursion)."""
+MAX_KEYS: Final = 64
+"""Distinct keys past which an object is a map (ids, dates as keys): one shape for every value, no key named."""
 
 
 class Shape:
@@ -96,6 +98,15 @@ def _with_required(node: dict[str, Any]) -> dict[str, Any]:
 
 def _canonical_node(node: dict[str, Any]) -> dict[str, Any]:
     out = dict(node)
+    properties = out.get("properties")
+    if isinstance(properties, dict) and len(properties) > MAX_KEYS:
+        # Keys that are data, not names: a shape listing them would change with every run's data.
+        values = Shape()
+        for sub in [*properties.values(), out.get("additionalProperties")]:
+            if isinstance(sub, dict) and sub:  # a map recorded before, widened by this run's keys
+                values.merge(sub, 1)
+        out = {key: value for key, value in out.items() if key not in ("properties", "required")}
+        out["additionalProperties"] = values.schema()
     if "required" in out:
         if out["required"]:
             out["required"] = sorted(out["required"])

@@ -72,6 +72,21 @@ def test_a_shape_holds_keys_types_required_items_and_nulls_never_values() -> Non
     assert "2.5" not in json.dumps(shape)
 
 
+def test_an_object_with_more_keys_than_names_have_is_a_map_of_one_shape() -> None:
+    days = {f"2026-{day:03}": {"high": day, "low": None if day % 2 else day - 5} for day in range(1, 41)}
+    more = {f"2027-{day:03}": {"high": day, "low": 1} for day in range(1, 41)}
+    shape = infer([{"days": days}, {"days": more, "unit": "C"}])
+    assert shape["properties"]["days"] == {
+        "type": "object",
+        "additionalProperties": {
+            "type": "object",
+            "properties": {"high": {"type": "integer"}, "low": {"type": ["integer", "null"]}},
+            "required": ["high", "low"],
+        },
+    }
+    assert shape["required"] == ["days"]  # the names of the outer object stay names
+
+
 def test_a_value_nested_beyond_the_bound_gives_no_shape() -> None:
     deep: Any = 1
     for _ in range(MAX_DEPTH + 5):
