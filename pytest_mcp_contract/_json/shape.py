@@ -13,6 +13,7 @@ import json
 from typing import Any, Final
 
 from genson import SchemaNode  # type: ignore[import-untyped]
+from genson.schema.strategies import Object  # type: ignore[import-untyped]
 
 MAX_DEPTH: Final = 64
 """Nesting beyond which a value gives no shape (a hostile answer must not exhaust the recursion)."""
@@ -20,11 +21,40 @@ MAX_KEYS: Final = 64
 """Distinct keys past which an object is a map (ids, dates as keys): one shape for every value, no key named."""
 
 
+class _MapObject(Object):  # type: ignore[misc]
+    """genson's object, also merging the one shape of a map's values (``additionalProperties``), which
+    genson itself keeps from the first schema that names it."""
+
+    KEYWORDS = (*Object.KEYWORDS, "additionalProperties")
+
+    def __init__(self, node_class: type[SchemaNode]) -> None:
+        super().__init__(node_class)
+        self._values: SchemaNode | None = None
+
+    def add_schema(self, schema: dict[str, Any]) -> None:
+        super().add_schema(schema)
+        values = schema.get("additionalProperties")
+        if isinstance(values, dict):
+            if self._values is None:
+                self._values = self.node_class()
+            self._values.add_schema(values)
+
+    def to_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = super().to_schema()
+        if self._values is not None:
+            schema["additionalProperties"] = self._values.to_schema()
+        return schema
+
+
+class _Node(SchemaNode):  # type: ignore[misc]
+    STRATEGIES = tuple(_MapObject if strategy is Object else strategy for strategy in SchemaNode.STRATEGIES)
+
+
 class Shape:
     """The shape of the values added so far, and how many there were."""
 
     def __init__(self) -> None:
-        self._node = SchemaNode()
+        self._node = _Node()
         self.values = 0
 
     def add(self, value: Any) -> bool:
@@ -99,7 +129,8 @@ def _with_required(node: dict[str, Any]) -> dict[str, Any]:
 def _canonical_node(node: dict[str, Any]) -> dict[str, Any]:
     out = dict(node)
     properties = out.get("properties")
-    if isinstance(properties, dict) and len(properties) > MAX_KEYS:
+    mapped = isinstance(out.get("additionalProperties"), dict)
+    if isinstance(properties, dict) and (len(properties) > MAX_KEYS or mapped):
         # Keys that are data, not names: a shape listing them would change with every run's data.
         values = Shape()
         for sub in [*properties.values(), out.get("additionalProperties")]:
@@ -138,6 +169,8 @@ def _walk(schema: Any, change: Any) -> Any:
     for keyword in ("properties", "patternProperties"):
         if isinstance(out.get(keyword), dict):
             out[keyword] = {name: _walk(sub, change) for name, sub in sorted(out[keyword].items())}
+    if isinstance(out.get("additionalProperties"), dict):
+        out["additionalProperties"] = _walk(out["additionalProperties"], change)
     if isinstance(out.get("items"), dict):
         out["items"] = _walk(out["items"], change)
     elif isinstance(out.get("items"), list):
