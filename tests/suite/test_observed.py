@@ -356,3 +356,26 @@ def test_suggested_schemas_are_printed_for_each_tool_without_one(project: Projec
     )
     result.stdout.no_fnmatch_line("user_count (*")  # it publishes a schema that names its key
     assert_says(result.stdout.str(), quoted("suggest-schemas"))
+
+
+def test_under_github_actions_a_break_of_the_shape_is_annotated_at_its_snapshot(
+    repo: Project, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    change(repo, USERS_V2)
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(repo.pytester.path))
+    result = repo.run("--mcp-contract-against", "main")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "::error file=mcp_contract_snapshots/users/get_user.json,title=observed shape of get_user "
+            "(breaking-change)::tool 'get_user' has 2 breaking changes against main (???????) in the shape of its "
+            "answers*",
+        ]
+    )
+    written = summary.read_text()
+    assert "## Breaking changes against `main (" in written
+    assert "- get_user observed output /properties/email: gone (it was in every answer) — BREAKING" in written
+    assert "Compared: 1 tool by output schema, 2 by observed shape, 1 not compared" in written
