@@ -964,6 +964,14 @@ def observed_out_of_date(tool: str) -> str:
     )
 
 
+def observed_stale_quiet(tools: Sequence[str]) -> str:
+    """Under ``-q``: the tools whose recorded observed shape this run's answers outgrew."""
+    return (
+        f"observed shapes out of date: {', '.join(tools)} (pytest --snapshot-update records them; the summary "
+        "without -q says what changed)"
+    )
+
+
 def observed_not_recorded(tools: Sequence[str]) -> str:
     """Tools whose snapshot records no observed shape yet, though this run saw their answers."""
     return f"{', '.join(tools)}: no shape recorded yet (pytest --snapshot-update records it)"

@@ -48,12 +48,10 @@ from pytest_mcp_contract._run.records import (
 from pytest_mcp_contract._suite.schemadiff import KINDS
 
 if TYPE_CHECKING:
-    from pytest_mcp_contract._suite.shapes import Settled
-
-if TYPE_CHECKING:
     from collections.abc import Generator
 
     from pytest_mcp_contract._run.settings import Settings
+    from pytest_mcp_contract._suite.shapes import Settled
     from pytest_mcp_contract._suite.unused import UnusedSnapshots
 
 
@@ -257,6 +255,9 @@ class ContractReport:
         facts = [f"{label} {text}" for label, text in self._facts(against=False) if label in wanted]
         tools = len(self._all())
         lines = [f"mcp contract: {messages.plural(tools, 'tool')}; " + "; ".join(facts)] if tools and facts else []
+        stale = sorted(tool.shown for tool in self._all() if tool.observed and tool.observed.state == "out of date")
+        if stale:  # a review would miss it: said under -q too
+            lines.append(messages.observed_stale_quiet(stale))
         return lines + ([f"snapshots git ignores: {self.ignored}"] if self.ignored else [])
 
     def _server_order(self) -> list[str]:

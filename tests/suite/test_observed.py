@@ -213,6 +213,14 @@ def test_a_plain_run_says_a_recorded_shape_is_out_of_date_and_passes(repo: Proje
     )
     assert result.ret == 0
     assert_says(result.stdout.str(), quoted("observed-out-of-date"))
+    quiet = repo.run("-q")
+    quiet.stdout.fnmatch_lines(
+        [
+            "mcp contract: 4 tools; *",
+            "observed shapes out of date: find_users, get_user (pytest --snapshot-update records them; the summary "
+            "without -q says what changed)",
+        ]
+    )
 
 
 @pytest.mark.parametrize("xdist", [(), ("-n", "2")], ids=["serial", "xdist"])
