@@ -155,10 +155,10 @@ class GithubPlugin:
             self.stopped = False
         for tool in self.report.report._all():
             if tool.observed_failing:  # the run's failure, no item's: at the tool's snapshot file
-                file = tool.schema.file if tool.schema is not None else None
+                where = tool.schema.file if tool.schema is not None else None
                 test = f"observed shape of {tool.shown}"
                 self.annotations.append(
-                    Annotation(self._mask(test), self._mask(tool.observed_failing), file, None, (BREAKING,))
+                    Annotation(self._mask(test), self._mask(tool.observed_failing), where, None, (BREAKING,))
                 )
         for annotation in ordered(self.annotations):
             terminalreporter.write_line(annotation.command())
