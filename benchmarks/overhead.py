@@ -14,15 +14,19 @@ the same ``MCPServer``, in process or started as a command (this file with ``--s
   (``--mcp-contract-coverage``), the end-of-run walk over the batch's answers included;
 * ``unread``: ``mcp_contract.call_tool(...)`` through a session whose transport is not tapped, so no
   answer is read strictly by its version's wire model (``wire-invalid``): what that reading costs, over
-  stdio (in process there is no message to tap, and the two sides do the same).
+  stdio (in process there is no message to tap, and the two sides do the same);
+* ``plain`` and ``observing``: a session of its own, without and with the run's record of observed
+  shapes (what a tool whose output schema names no key answered; a published schema only costs a look).
 
 Over stdio each side has a server process of its own.
 
-Workloads: 1,000 calls of a ``BaseModel`` tool and 100 calls of a ``list[Model]`` tool returning
-500 items. The ratios printed are contract time / raw time (the floor; target <= 1.05 for one model),
+Workloads: 1,000 calls of a ``BaseModel`` tool, 100 calls of a ``list[Model]`` tool returning
+500 items, and 1,000 calls of a tool with no output schema answering the same model as JSON text.
+The ratios printed are contract time / raw time (the floor; target <= 1.05 for one model),
 contract time / SDK time (medians over rounds; never above 1) and
 coverage time / contract time (what counting coverage adds per call) and contract time / unread time
-(what reading each answer strictly adds; target <= 1.10 over stdio). The list's ``/result never empty``
+(what reading each answer strictly adds; target <= 1.10 over stdio) and observing time / plain time
+(what inferring each schema-less answer's shape adds). The list's ``/result never empty``
 promise is never seen, so every one of its answers is walked (its records promise nothing, so the walk
 skips their 500 items).
 """
@@ -82,9 +86,15 @@ def list_stations() -> list[Station]:
     return STATIONS
 
 
+@server.tool(structured_output=False)
+def weather_text(city: str) -> str:
+    return Weather(city=city, temperature=21.5, humidity=40).model_dump_json()
+
+
 WORKLOADS: dict[str, tuple[str, dict[str, Any], int]] = {
     "BaseModel x1000": ("get_weather", {"city": "London"}, 1000),
     "list[Model] of 500 x100": ("list_stations", {}, 100),
+    "JSON text, no schema x1000": ("weather_text", {"city": "London"}, 1000),
 }
 
 
@@ -169,11 +179,14 @@ def untapped(server: object) -> McpContract:
 def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> None:
     from pytest_mcp_contract import McpContract
     from pytest_mcp_contract._contract.coverage import Coverage
+    from pytest_mcp_contract._contract.shapes import ObservedShapes
 
     sdk = SdkHost()
     coverage = Coverage()
     counting = McpContract(mcp_contract_server, coverage=coverage)
     unread = untapped(mcp_contract_server)
+    plain = McpContract(mcp_contract_server)
+    observing = McpContract(mcp_contract_server, shapes=ObservedShapes())
     try:
         for name, arguments, _count in WORKLOADS.values():  # warm up every path
             sdk.batch(name, arguments, 20, raw=True)
@@ -181,6 +194,8 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
             contract_batch(mcp_contract, name, arguments, 20)
             contract_batch(unread, name, arguments, 20)
             covered_batch(counting, coverage, name, arguments, 20)
+            contract_batch(plain, name, arguments, 20)
+            contract_batch(observing, name, arguments, 20)
         times: dict[tuple[str, str], list[float]] = {}
         for round_index in range(ROUNDS):
             for label, (name, arguments, count) in WORKLOADS.items():
@@ -190,6 +205,8 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
                     ("contract", functools.partial(contract_batch, mcp_contract, name, arguments, count)),
                     ("unread", functools.partial(contract_batch, unread, name, arguments, count)),
                     ("coverage", functools.partial(covered_batch, counting, coverage, name, arguments, count)),
+                    ("plain", functools.partial(contract_batch, plain, name, arguments, count)),
+                    ("observing", functools.partial(contract_batch, observing, name, arguments, count)),
                 ]
                 if round_index % 2:
                     runners.reverse()  # alternate who goes first, so drift hits every side
@@ -200,18 +217,23 @@ def test_overhead(mcp_contract: McpContract, mcp_contract_server: object) -> Non
     finally:
         counting.close()
         unread.close()
+        plain.close()
+        observing.close()
         sdk.close()
     print(
-        f"\n{TRANSPORT}: {'workload':24} {'raw us':>9} {'sdk us':>9} {'contract us':>12} {'vs raw':>7} "
-        f"{'vs sdk':>7} {'coverage us':>12} {'vs contract':>12} {'unread us':>10} {'wire read':>10}"
+        f"\n{TRANSPORT}: {'workload':26} {'raw us':>9} {'sdk us':>9} {'contract us':>12} {'vs raw':>7} "
+        f"{'vs sdk':>7} {'coverage us':>12} {'vs contract':>12} {'unread us':>10} {'wire read':>10} "
+        f"{'observing us':>13} {'vs plain':>9}"
     )
+    sides = ("raw", "sdk", "contract", "coverage", "unread", "plain", "observing")
     for label in WORKLOADS:
-        floor, base, ours, counted, bare = (
-            statistics.median(times[(label, side)]) * 1e6 for side in ("raw", "sdk", "contract", "coverage", "unread")
+        floor, base, ours, counted, bare, unshaped, shaped = (
+            statistics.median(times[(label, side)]) * 1e6 for side in sides
         )
         print(
-            f"{TRANSPORT}: {label:24} {floor:9.1f} {base:9.1f} {ours:12.1f} {ours / floor:7.3f} {ours / base:7.3f} "
-            f"{counted:12.1f} {counted / ours:12.3f} {bare:10.1f} {ours / bare:10.3f}"
+            f"{TRANSPORT}: {label:26} {floor:9.1f} {base:9.1f} {ours:12.1f} {ours / floor:7.3f} {ours / base:7.3f} "
+            f"{counted:12.1f} {counted / ours:12.3f} {bare:10.1f} {ours / bare:10.3f} {shaped:13.1f} "
+            f"{shaped / unshaped:9.3f}"
         )
 
 
