@@ -980,11 +980,10 @@ def observed_not_recorded(tools: Sequence[str]) -> str:
 SUGGEST_HOW: Final = "pytest --mcp-contract-suggest-schemas prints a schema to publish for each, from its shape"
 
 
-def suggested_schema(tool: str, answers: int, schema: str, python: tuple[str, str] | None) -> list[str]:
-    """A schema to publish for a tool, from the shape its answers had (``python``: the ``TypedDict``
-    classes and the return annotation that publish it from a Python server)."""
-    seen = f"from {plural(answers, 'answer')} this run" if answers else "as recorded in its snapshot"
-    out = [f"{tool} (the shape its answers had, {seen}: a starting point; add what those answers did not show):"]
+def suggested_schema(tool: str, schema: str, python: tuple[str, str] | None, *, function: str) -> list[str]:
+    """A schema to publish for a tool, from the shape its answers had, recorded and this run's (``python``:
+    the ``TypedDict`` classes and the return annotation that publish it from a Python server)."""
+    out = [f"{tool} (the shape its answers had, as observed: a starting point; add what those answers did not show):"]
     if python is not None:
         classes, annotation = python
         out += [
@@ -994,7 +993,7 @@ def suggested_schema(tool: str, answers: int, schema: str, python: tuple[str, st
             "",
             *(f"    {line}" if line else "" for line in classes.splitlines()),
             "",
-            f"    def {tool if tool.isidentifier() else 'tool'}(...) -> {annotation}: ...",
+            f"    def {function}(...) -> {annotation}: ...",
             "  Any SDK: list the tool with this outputSchema:",
         ]
     else:
@@ -1011,7 +1010,18 @@ def no_shape_seen(tools: Sequence[str]) -> str:
     )
 
 
-def observed_breaking(tool: str, base: str, found: Sequence[Finding], others: Sequence[str], file: str) -> str:
+NONE_IN_WHAT_WAS_COMPARED: Final = "none in what was compared"
+"""The changes against a base, when some tool could not be compared: "not compared" is not "unchanged"."""
+OBSERVED_LABEL: Final = " (observed shape)"
+"""Beside a tool whose contract coverage counts its recorded observed shape's promises."""
+
+
+def compared_with(by_schema: int, by_shape: int, not_compared: int) -> str:
+    """How the tools were compared with a base revision."""
+    return f"{plural(by_schema, 'tool')} by output schema, {by_shape} by observed shape, {not_compared} not compared"
+
+
+def observed_breaking(tool: str, base: str, found: Sequence[Finding], others: Sequence[str], shown: str) -> str:
     """The run's failure for a tool whose answers' shape broke against the base: each break, the changes
     that pass, and the ways on. The shape was observed: the message never calls it a promise."""
     noun = "breaking change" if len(found) == 1 else "breaking changes"
@@ -1026,7 +1036,7 @@ def observed_breaking(tool: str, base: str, found: Sequence[Finding], others: Se
         out += ["Also changed (these pass):", *(f"  {line}" for line in others)]
     out += [
         "Next step: undo the change, so clients that read the answers keep working (the shape at the base: "
-        f"{file} there); or, if it is intended, acknowledge it with a line in mcp_contract_allow:",
+        f"git show {shown}); or, if it is intended, acknowledge it with a line in mcp_contract_allow:",
         f"    {tool}:breaking-change  # why clients can take it",
         "Publishing an output schema makes the promise explicit (pytest --mcp-contract-suggest-schemas).",
     ]

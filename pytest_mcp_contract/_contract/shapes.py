@@ -31,15 +31,18 @@ OBSERVED_NOTE: Final = (
 )
 """The ``$comment`` every observed shape carries, so no reader mistakes it for a promise."""
 
-_OPEN_KEYS: Final = ANNOTATIONS | {"type", "$schema", "$id", "additionalProperties"}
+_OPEN_KEYS: Final = ANNOTATIONS | {"type", "$schema", "$id", "additionalProperties", "properties", "required"}
 
 
 def is_open(schema: Any) -> bool:
     """Whether an output schema names no key a client could read: absent, ``{}``, ``{"type": "object"}``,
-    or one that only allows any further key (``additionalProperties: true``)."""
+    or one that only allows any further key (``additionalProperties: true``; zod's ``z.object({})
+    .passthrough()`` says ``properties: {}`` too)."""
     if schema is None:
         return True
     if not isinstance(schema, dict) or set(schema) - _OPEN_KEYS:
+        return False
+    if schema.get("properties", {}) != {} or schema.get("required", []) != []:
         return False
     if schema.get("type", "object") != "object":
         return False

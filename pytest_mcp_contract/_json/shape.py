@@ -38,6 +38,29 @@ class _MapObject(Object):  # type: ignore[misc]
             if self._values is None:
                 self._values = self.node_class()
             self._values.add_schema(values)
+        self._fold()
+
+    def add_object(self, obj: dict[str, Any]) -> None:
+        if self._values is None and len(self._properties.keys() | obj.keys()) > MAX_KEYS:
+            self._values = self.node_class()
+            self._fold()
+        if self._values is not None:  # a map: each value, no key kept
+            for value in obj.values():
+                self._values.add_object(value)
+            return
+        super().add_object(obj)
+
+    def _fold(self) -> None:
+        """Past :data:`MAX_KEYS` distinct keys (or beside a map's values), the keys are data: their values
+        go into one shape, so an answer keyed by 100,000 ids costs what a list of them would."""
+        if self._values is None and len(self._properties) <= MAX_KEYS:
+            return
+        if self._values is None:
+            self._values = self.node_class()
+        for node in self._properties.values():
+            self._values.add_schema(node.to_schema())
+        self._properties.clear()
+        self._required, self._include_empty_required = None, False  # a map requires no key
 
     def to_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = super().to_schema()

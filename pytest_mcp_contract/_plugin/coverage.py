@@ -138,7 +138,7 @@ def _tools(coverage: Coverage, main: str) -> list[ToolCoverage]:
 
 
 def _name(tool: ToolCoverage, several: bool) -> str:
-    name = messages.shown_name(tool.tool) + (" (observed shape)" if tool.observed else "")
+    name = messages.shown_name(tool.tool) + (messages.OBSERVED_LABEL if tool.observed else "")
     return f"{name} ({tool.server})" if several else name
 
 

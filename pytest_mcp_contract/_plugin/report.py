@@ -12,6 +12,7 @@ a broken server.
 
 from __future__ import annotations
 
+import keyword
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -365,7 +366,7 @@ class ContractReport:
         counts = Counter(kind for kind, _line in changes)
         unknown = [tool for tool in compared if tool.compared not in ("schema", "observed")]
         text = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS if counts[kind]) or (
-            "none in what was compared" if unknown else "none"
+            messages.NONE_IN_WHAT_WAS_COMPARED if unknown else "none"
         )
         base = compared[0].against.base if compared[0].against is not None else ""
         facts = [(f"changes against {base}", "\n".join([text, *(line for _kind, line in changes)]))]
@@ -582,10 +583,7 @@ def _compared_text(tools: list[ToolReport]) -> str:
     """How many tools were compared by their output schema, by the shape their answers had, and not at
     all (each with why): "not compared" is never folded into "no change"."""
     by = Counter(tool.compared for tool in tools)
-    text = (
-        f"{messages.plural(by['schema'], 'tool')} by output schema, {by['observed']} by observed shape, "
-        f"{len(tools) - by['schema'] - by['observed']} not compared"
-    )
+    text = messages.compared_with(by["schema"], by["observed"], len(tools) - by["schema"] - by["observed"])
     unknown = [f"{tool.shown} ({tool.compared})" for tool in tools if tool.compared not in ("schema", "observed")]
     return "\n".join([text, *unknown])
 
@@ -876,9 +874,9 @@ class ReportPlugin:
                 if settled is not None and settled.state == "no answer seen" and tool.answers:
                     settled = replace(settled, state="no JSON in its answers")  # prose: no shape to see
                 tool.observed = settled
-            self._compare_shape(tool, observed)
+            self._compare_shape(tool, observed, config.rootpath)
 
-    def _compare_shape(self, tool: ToolReport, observed: dict[str, Any] | None) -> None:
+    def _compare_shape(self, tool: ToolReport, observed: dict[str, Any] | None, root: Path) -> None:
         """A tool's observed shape against the base's, judged as a published schema's change is."""
         against = tool.against
         if against is None:
@@ -907,8 +905,9 @@ class ReportPlugin:
         tool.observed_allowed = bool(verdict.allowed)
         if verdict.failing:
             others = [change.line(tool.name) for change in found if change.kind != "breaking"]
-            file = tool.schema.file if tool.schema is not None else tool.name
-            tool.observed_failing = messages.observed_breaking(tool.name, label, verdict.failing, others, file)
+            file = root / tool.schema.file if tool.schema is not None else root
+            shown = f"{base.ref}:{base.git_path(file)}" if base is not None else str(file)
+            tool.observed_failing = messages.observed_breaking(tool.name, label, verdict.failing, others, shown)
 
     def _note_whole_run(self, config: pytest.Config) -> None:
         """What only a run of the whole project can tell: allow lines nothing needed, tools never called."""
@@ -978,7 +977,8 @@ class ReportPlugin:
                 unseen.append(tool.shown)
                 continue
             python = python_types(tool.name, shape) if self.report.language == "python" else None
-            told = messages.suggested_schema(tool.shown, tool.answers, json_schema(shape), python)
+            function = tool.name if tool.name.isidentifier() and not keyword.iskeyword(tool.name) else "tool"
+            told = messages.suggested_schema(tool.shown, json_schema(shape), python, function=function)
             lines += [*([""] if lines else []), *told]
         if unseen:
             lines += [*([""] if lines else []), messages.no_shape_seen(unseen)]

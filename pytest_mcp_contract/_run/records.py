@@ -149,7 +149,7 @@ class AgainstSeen(ToolRecord):
     changes: tuple[ChangeSeen, ...] = ()
     allowed: tuple[str, ...] = ()
     open: bool = False
-    """Its output schema names no key today (or it has none): its answers' shape is compared instead."""
+    """Its output schema names no key, today and at the base (or it has none): its answers' shape is compared."""
     observed: dict[str, Any] | None = None
     """The observed shape its snapshot at the base records, if any."""
 

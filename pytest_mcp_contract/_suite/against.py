@@ -52,7 +52,7 @@ def compare_with_base(
 
     base: GitBase | None = settings.against
     assert base is not None  # the items exist only with a base
-    observed = None
+    observed, open_before = None, False
     if tool is None:
         changes = [REMOVED]
     elif before is None:
@@ -62,7 +62,9 @@ def compare_with_base(
         if isinstance(found, str):
             pytest.fail(messages.against_unreadable(tool_name, base.label, shown, found), pytrace=False)
         changes = found
-        observed = recorded(json.loads(before))  # JSON: changes_since read it
+        data = json.loads(before)  # JSON: changes_since read it
+        observed = recorded(data)
+        open_before = isinstance(data, dict) and is_open(data.get("output_schema"))
     breaking = [change for change in changes if change.kind == "breaking"]
     violations = breaking_changes(
         tool_name, [(change.field, change.path, change.what) for change in breaking], base.ref
@@ -74,7 +76,7 @@ def compare_with_base(
         base=base.label,
         changes=tuple(ChangeSeen(change.kind, change.field, change.path, change.what) for change in changes),
         allowed=tuple(violation.check for violation in verdict.allowed),
-        open=tool is not None and is_open(tool.output_schema),
+        open=tool is not None and is_open(tool.output_schema) and open_before,
         observed=observed,
     ).write(request.node)
     if verdict.failing:

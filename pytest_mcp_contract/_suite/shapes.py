@@ -34,9 +34,44 @@ _WORDS: Final[dict[str, tuple[str, Effect | None]]] = {
 
 
 def recorded(data: Any) -> dict[str, Any] | None:
-    """The observed shape a snapshot's data records, if any."""
+    """The observed shape a snapshot's data records, if it is one the plugin could have written (a file
+    edited by hand into another schema is read as none: an update writes it anew)."""
     shape = data.get(OBSERVED_KEY) if isinstance(data, dict) else None
-    return shape if isinstance(shape, dict) else None
+    return shape if isinstance(shape, dict) and _written(shape, root=True) else None
+
+
+_TYPES: Final = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+
+
+def _written(node: Any, *, root: bool = False) -> bool:
+    """Whether ``node`` is a shape as :mod:`_json.shape` writes one: types, ``properties``, ``required``,
+    ``items``, ``additionalProperties`` and ``anyOf`` only, each a shape again."""
+    if not isinstance(node, dict) or set(node) - {
+        "type",
+        "properties",
+        "required",
+        "items",
+        "additionalProperties",
+        "anyOf",
+        *(("$comment",) if root else ()),
+    }:
+        return False
+    types = node.get("type", "object")
+    names = types if isinstance(types, list) else [types]
+    properties = node.get("properties", {})
+    required = node.get("required", [])
+    return (
+        bool(names)
+        and all(isinstance(name, str) and name in _TYPES for name in names)
+        and isinstance(properties, dict)
+        and all(_written(sub) for sub in properties.values())
+        and isinstance(required, list)
+        and all(isinstance(name, str) for name in required)
+        and all(_written(node[key]) for key in ("items", "additionalProperties") if key in node)
+        and isinstance(node.get("anyOf", []), list)
+        and all(_written(branch) for branch in node.get("anyOf", []))
+        and isinstance(node.get("$comment", ""), str)
+    )
 
 
 def carried(data: dict[str, Any], before: str | None) -> dict[str, Any]:
@@ -52,12 +87,41 @@ def carried(data: dict[str, Any], before: str | None) -> dict[str, Any]:
 
 
 def changes(before: dict[str, Any], now: dict[str, Any]) -> list[Change]:
-    """What changed from one observed shape to another, from a client's side, breaking first."""
+    """What changed from one observed shape to another, from a client's side, breaking first. Where ``now``
+    saw nothing (arrays only empty, a map's values under fewer keys) it says nothing: ``before`` holds there."""
     found = []
-    for change in diff_schema(_bare(before), _bare(now), field="output"):
+    for change in diff_schema(_bare(before), _seen(_bare(before), _bare(now)), field="output"):
         what, effect = _WORDS.get(change.what, (change.what, None))
         found.append(Change(OBSERVED, change.path, what, effect or change.effect))
     return by_kind(found)
+
+
+def _seen(before: Any, now: Any) -> Any:
+    """``now``, with what ``before`` says in the places ``now`` saw nothing of: the items of arrays that
+    were only empty; a map (``before`` took its keys for data) read as a map from fewer keys."""
+    if not isinstance(before, dict) or not isinstance(now, dict) or before.get("type") != now.get("type"):
+        return now
+    out = dict(now)
+    if now.get("type") == "array":
+        if "items" not in now and "items" in before:
+            out["items"] = before["items"]
+        elif "items" in now:
+            out["items"] = _seen(before.get("items"), now["items"])
+        return out
+    if isinstance(before.get("additionalProperties"), dict) and "properties" in now:
+        values = Shape()
+        for sub in now["properties"].values():
+            values.merge(sub, 1)
+        out = {key: value for key, value in now.items() if key not in ("properties", "required")}
+        out["additionalProperties"] = _seen(before["additionalProperties"], values.schema())
+        return out
+    if isinstance(now.get("additionalProperties"), dict):
+        out["additionalProperties"] = _seen(before.get("additionalProperties"), now["additionalProperties"])
+    if isinstance(now.get("properties"), dict) and isinstance(before.get("properties"), dict):
+        out["properties"] = {
+            name: _seen(before["properties"].get(name), sub) for name, sub in now["properties"].items()
+        }
+    return out
 
 
 def unseen_before(before: dict[str, Any], now: dict[str, Any]) -> list[Change]:
@@ -121,11 +185,12 @@ def settle(
         new, state, found = marked(observed), "recorded", []
     else:
         if not updating:
+            known = widened(before, observed)
             if not unseen_before(before, observed):
-                return Settled("matched", shape=observed)  # every answer fits (a run that left tests out sees fewer)
+                return Settled("matched", shape=known)  # every answer fits (a run that left tests out sees fewer)
             # Told as changed from the recorded shape, but for keys this run did not see: fewer answers.
             told = [change for change in changes(before, observed) if change.kind != "cosmetic"]
-            return Settled("out of date", tuple(told), shape=observed)
+            return Settled("out of date", tuple(told), shape=known)
         new = marked(observed) if whole else widened(before, observed)
         found = changes(before, new)
         state = "matched" if same(_bare(before), _bare(new)) else "updated"

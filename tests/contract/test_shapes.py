@@ -17,7 +17,7 @@ from pydantic import TypeAdapter
 from pytest_mcp_contract._contract.answer import Answer
 from pytest_mcp_contract._contract.shapes import ObservedShapes, answer_value, is_open
 from pytest_mcp_contract._json.shape import MAX_DEPTH, Shape, infer
-from pytest_mcp_contract._suite.shapes import changes, unseen_before
+from pytest_mcp_contract._suite.shapes import changes, recorded, settle, unseen_before
 from pytest_mcp_contract._suite.suggest import python_types
 
 JSON = st.recursive(
@@ -104,6 +104,7 @@ def test_a_value_nested_beyond_the_bound_gives_no_shape() -> None:
         ({}, True),
         ({"type": "object"}, True),
         ({"type": "object", "additionalProperties": True, "title": "find_usersDictOutput"}, True),
+        ({"type": "object", "properties": {}, "additionalProperties": True}, True),  # zod's z.object({}).passthrough()
         ({"type": "object", "properties": {"a": {"type": "string"}}}, False),
         ({"type": "object", "additionalProperties": {"type": "integer"}}, False),
         ({"$ref": "#/$defs/M", "$defs": {"M": {"type": "object"}}}, False),
@@ -177,3 +178,49 @@ def test_the_suggested_typed_dict_publishes_a_schema_the_answers_keep() -> None:
         jsonschema.validate(answer, published)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**answers[0], "id": "1"}, published)
+
+
+@pytest.mark.parametrize(
+    "edited",
+    [
+        {"type": "object", "properties": {"tags": True}},
+        {"type": "foo"},
+        {"type": "array", "items": True},
+        {"type": "object", "properties": ["tags"]},
+        {"anyOf": 3},
+        {"type": "object", "required": [["x"]]},
+        {"type": "object", "$ref": "#/x"},
+    ],
+)
+def test_a_recorded_shape_edited_into_another_schema_reads_as_none(edited: dict[str, Any], tmp_path: Any) -> None:
+    assert recorded({"observed_output_schema": edited}) is None
+    path = tmp_path / "tool.json"
+    path.write_text(json.dumps({"observed_output_schema": edited, "output_schema": None}))
+    settled = settle(path, infer([{"tags": ["a"]}]), updating=False, whole=True)
+    assert settled is not None
+    assert settled.state == "not recorded"
+
+
+def test_what_this_run_saw_nothing_of_is_no_change() -> None:
+    before = infer([{"tags": ["a"], "days": {f"d{day}": {"high": day} for day in range(70)}}])
+    now = infer([{"tags": [], "days": {"d1": {"high": 3}}}])
+    assert changes(before, now) == []
+    assert unseen_before(before, now) == []
+    # What it did see still counts: a type changed under the map's keys.
+    later = infer([{"tags": [], "days": {"d1": {"high": "hot"}}}])
+    assert [change.line("t") for change in changes(before, later) if change.kind == "breaking"] == [
+        't observed output /properties/days/additionalProperties/properties/high/type: changed from "integer" to '
+        '"string" — BREAKING'
+    ]
+
+
+def test_an_object_keyed_by_many_ids_is_folded_into_a_map_as_it_is_read() -> None:
+    shape = infer([{"ids": {f"id{index}": {"n": index} for index in range(5000)}}])
+    assert shape["properties"]["ids"] == {
+        "type": "object",
+        "additionalProperties": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+    }
+    # Forty names in every answer stay names.
+    names = infer([{f"k{index}": index for index in range(40)}] * 2)
+    assert len(names["properties"]) == 40
+    assert len(names["required"]) == 40

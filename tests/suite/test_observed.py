@@ -255,7 +255,7 @@ def test_a_dropped_key_and_a_changed_type_fail_the_gate_once_the_snapshots_are_u
             "[[]breaking-change[]] at /observed_output_schema/properties/email",
             "  gone (it was in every answer); *",
             "Next step: undo the change, so clients that read the answers keep working (the shape at the base: "
-            "mcp_contract_snapshots/users/get_user.json there); or, if it is intended, acknowledge it with a line "
+            "git show main:mcp_contract_snapshots/users/get_user.json); or, if it is intended, acknowledge it with a line "
             "in mcp_contract_allow:",
             "    get_user:breaking-change  # why clients can take it",
         ]
@@ -351,12 +351,12 @@ def test_suggested_schemas_are_printed_for_each_tool_without_one(project: Projec
     result.stdout.fnmatch_lines(
         [
             "*- mcp contract: output schemas to publish -*",
-            "find_users (the shape its answers had, from 1 answer this run: *",
+            "find_users (the shape its answers had, as observed: *",
             "    class FindUsersResultUsersItem(TypedDict):",
             "    class FindUsersResult(TypedDict):",
             "        count: int",
             "        users: list[FindUsersResultUsersItem]",
-            "get_user (the shape its answers had, from 2 answers this run: *",
+            "get_user (the shape its answers had, as observed: *",
             "  Any SDK: list the tool with this outputSchema:",
             '        "age": {',
             "no shape seen yet: ping (no answer with JSON, in this run or recorded; *",
@@ -387,3 +387,22 @@ def test_under_github_actions_a_break_of_the_shape_is_annotated_at_its_snapshot(
     assert "## Breaking changes against `main (" in written
     assert "- get_user observed output /properties/email: gone (it was in every answer) — BREAKING" in written
     assert "Compared: 1 tool by output schema, 2 by observed shape, 1 not compared" in written
+
+
+def test_a_tool_that_stops_publishing_its_schema_is_compared_by_that_schema(repo: Project) -> None:
+    change(
+        repo,
+        USERS_V1.replace(
+            "def user_count() -> int:\n    return len(USERS)",
+            'def user_count() -> dict[str, Any]:\n    return {"result": len(USERS)}',
+        ),
+    )
+    result = repo.run("--mcp-contract-against", "main")
+    result.assert_outcomes(passed=15, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ against[[]user_count[]] _*",
+            "tool 'user_count' has 1 breaking change against main (???????), from a client's side:",
+            "compared with main (???????): 1 tool by output schema, 2 by observed shape, 1 not compared",
+        ]
+    )
