@@ -937,16 +937,23 @@ def breaking_change(what: str, part: str, base: str) -> str:
     return f"{what}; {consequence.format(base=base)}"
 
 
-def breaking_against(tool: str, base: str, found: Sequence[Finding], others: Sequence[str], shown: str) -> str:
-    """An ``against[tool]`` item's failure: each break (as a broken contract shows a violation), the
-    changes that pass, and the two ways on."""
-    noun = "breaking change" if len(found) == 1 else "breaking changes"
-    out = [f"tool {tool!r} has {len(found)} {noun} against {base}, from a client's side:"]
+def _breaks_and_others(found: Sequence[Finding], others: Sequence[str]) -> list[str]:
+    """Each break as a broken contract shows a violation, then the changes that pass."""
+    out = []
     for violation in found:
         out.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
         out.extend(f"  {line}" for line in violation.message.splitlines())
     if others:
         out += ["Also changed (these pass):", *(f"  {line}" for line in others)]
+    return out
+
+
+def breaking_against(tool: str, base: str, found: Sequence[Finding], others: Sequence[str], shown: str) -> str:
+    """An ``against[tool]`` item's failure: each break (as a broken contract shows a violation), the
+    changes that pass, and the two ways on."""
+    noun = "breaking change" if len(found) == 1 else "breaking changes"
+    out = [f"tool {tool!r} has {len(found)} {noun} against {base}, from a client's side:"]
+    out += _breaks_and_others(found, others)
     out += [
         "Next step: undo the change to the tool, so clients written against the base keep working "
         f"(the base's schema: git show {shown}); or, if the break is intended, acknowledge it for the "
@@ -1029,11 +1036,7 @@ def observed_breaking(tool: str, base: str, found: Sequence[Finding], others: Se
         f"tool {tool!r} has {len(found)} {noun} against {base} in the shape of its answers "
         "(observed, not published: it has no output schema that names a key):"
     ]
-    for violation in found:
-        out.append(f"[{check_label(violation.check, violation.versions)}]{_at(violation.path)}")
-        out.extend(f"  {line}" for line in violation.message.splitlines())
-    if others:
-        out += ["Also changed (these pass):", *(f"  {line}" for line in others)]
+    out += _breaks_and_others(found, others)
     out += [
         "Next step: undo the change, so clients that read the answers keep working (the shape at the base: "
         f"git show {shown}); or, if it is intended, acknowledge it with a line in mcp_contract_allow:",

@@ -51,14 +51,18 @@ def start(config: pytest.Config, settings: Settings) -> Coverage | None:
 def _recorded_shapes(settings: Settings) -> Callable[[str, str], dict[str, Any] | None]:
     """What reads the observed shape a tool's snapshot records, by the server's and the tool's names."""
 
+    read: dict[tuple[str, str], dict[str, Any] | None] = {}  # each file once a run: every session lists again
+
     def recorded(server: str, tool: str) -> dict[str, Any] | None:
         from pytest_mcp_contract._suite.shapes import recorded as shape_of
 
-        path = snapshot_path(settings.snapshot_dir / file_stem(server), tool)
-        try:
-            return shape_of(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError, ValueError):
-            return None
+        if (server, tool) not in read:
+            path = snapshot_path(settings.snapshot_dir / file_stem(server), tool)
+            try:
+                read[server, tool] = shape_of(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError, ValueError):
+                read[server, tool] = None
+        return read[server, tool]
 
     return recorded
 

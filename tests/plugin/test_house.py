@@ -144,8 +144,7 @@ MESSAGE_READS: Final = {
     # A finding's words, rendered or handed on as words, never decided on:
     ("_messages.py", "violation_line"): "renders a finding",
     ("_messages.py", "_violations_and_steps"): "renders a finding",
-    ("_messages.py", "breaking_against"): "renders a finding",
-    ("_messages.py", "observed_breaking"): "renders a finding",
+    ("_messages.py", "_breaks_and_others"): "renders a finding",
     ("_plugin/calls.py", "_record_failure"): "copies a finding's first line into the report's record, to show",
     ("_plugin/report.py", "_failure_lines"): "shows that line in the report",
     # The words of what is no finding: an answer, an error of the SDK, pydantic or jsonschema, the server's text.
