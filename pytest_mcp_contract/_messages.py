@@ -17,7 +17,7 @@ import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
-from pytest_mcp_contract._json.value import render, show_pointer
+from pytest_mcp_contract._json.value import render, render_apart, show_pointer
 
 # --- a broken contract ---------------------------------------------------------------------------
 
@@ -118,6 +118,16 @@ def header_fuzz_seed(calls: int, seed: int | None, *, chosen: bool) -> str:
         f"mcp-contract: fuzzing {calls} calls per tool, seed {seed} ({how}; "
         f"--mcp-contract-fuzz-seed {seed} searches the same way again)"
     )
+
+
+def header_sequences(count: int, length: int, seed: int | None, *, sandbox: bool, seed_shown: bool) -> str:
+    where = (
+        "each on a fresh server in a sandbox (mcp_contract_sandbox)"
+        if sandbox
+        else "on the server as it is, calling only the tools fuzzing may call (the rest: mcp_contract_sandbox = true)"
+    )
+    seeded = "" if seed_shown or seed is None else f", seed {seed} (--mcp-contract-fuzz-seed {seed} repeats them)"
+    return f"mcp-contract: {count} sequences of up to {length} calls per server, {where}{seeded}"
 
 
 SUITE_NOT_COLLECTED: Final = (
@@ -1056,6 +1066,39 @@ def against_unreadable(tool: str, base: str, shown: str, why: str) -> str:
 # --- fuzzing ---------------------------------------------------------------------------------------
 
 
+def hint_violated(
+    tool: str,
+    hint: str,
+    arguments: Mapping[str, Any],
+    observer: tuple[str, Mapping[str, Any]],
+    *,
+    place: str,
+    was: Any,
+    now: Any,
+    more: int,
+    error_changed: bool,
+) -> str:
+    """A ``hint-violated`` finding: what ``tool`` promised, and what the read-only call ``observer`` showed."""
+    observed, given = observer
+    seen = f"what {observed!r} called with {call_arguments(given)} answers"
+    if hint == "readOnlyHint":
+        head = f"{tool!r} says readOnlyHint: true, yet calling it with {call_arguments(arguments)} changed {seen}"
+        first, second = "before", "after"
+    else:
+        head = (
+            f"{tool!r} says idempotentHint: true, yet a second call with the same arguments "
+            f"({call_arguments(arguments)}) changed {seen}"
+        )
+        first, second = "after one call", "after two"
+    if error_changed:
+        detail = f"a tool error {first}, a result {second}" if was else f"a result {first}, a tool error {second}"
+    else:
+        shown = render_apart(was, now)
+        detail = f"at {show_pointer(place)}: {first} {shown[0]}, {second} {shown[1]}"
+    also = f" (and {plural(more, 'other place')})" if more else ""
+    return f"{head}: {detail}{also}"
+
+
 def fuzz_opt_in(tool: str) -> str:
     """The ini line that fuzzes one tool that may write."""
     return f"mcp_contract_fuzz_allow = {tool}"
@@ -1161,6 +1204,65 @@ def fuzz_found(
     if stopped:
         lines.insert(1, f"({stopped}; these are the smallest arguments found by then)")
     return "\n".join(lines)
+
+
+def sequence_found(
+    test: Sequence[str],
+    broken: str,
+    *,
+    sequences: int,
+    calls: int,
+    command: str,
+    flaky: bool,
+    stopped: str,
+) -> str:
+    """The smallest failing sequence, as a test to paste, then what it broke and how to search again."""
+    lines = [
+        f"a generated sequence broke the contract ({plural(sequences, 'sequence')}, {plural(calls, 'call')}); the "
+        "smallest Hypothesis found, as a test that fails the same way (paste it into a test file):",
+        "",
+        *(f"    {line}" if line else "" for line in test),
+        "",
+        broken,
+        "",
+        f"{command} repeats this search.",
+    ]
+    if flaky:
+        lines.insert(1, "(flaky: the same calls did not break it again when replayed; the answers depend on more)")
+    if stopped:
+        lines.insert(1, f"({stopped}; this is the smallest sequence found by then)")
+    return "\n".join(lines)
+
+
+def sequences_without_sandbox(server: str, why: str) -> str:
+    """The one line for a target the sandbox cannot make anew: the sequences run on the shared server."""
+    return (
+        f"mcp_contract_sandbox: no fresh server for {server}: {why}. The sequences run on it as it is, calling "
+        "only the tools fuzzing may call"
+    )
+
+
+def sequences_fact(seen: Any) -> str:
+    """The summary's line for one server's sequences (a ``SequencesSeen``)."""
+    where = "each on a fresh server in a sandbox" if seen.sandboxed else "on the server as it is"
+    stopped = f"; {seen.stopped}" if seen.stopped else ""
+    return f"{plural(seen.sequences, 'sequence')} on {seen.server}, {plural(seen.calls, 'call')}, {where}{stopped}"
+
+
+def no_sandbox(server: str, why: str) -> str:
+    """Why a test that asks for ``mcp_contract_sandbox`` cannot have one."""
+    return f"mcp_contract_sandbox: no fresh server for {server}: {why}."
+
+
+def sequences_none_callable(tools: int, *, sandboxed: bool) -> str:
+    """Why the sequences item skips: none of the listed tools may be called."""
+    if sandboxed:
+        return f"no sequence: every one of the {plural(tools, 'listed tool')} is in mcp_contract_sandbox_deny"
+    return (
+        f"no sequence: none of the {plural(tools, 'listed tool')} says readOnlyHint: true or is opted in "
+        "(mcp_contract_fuzz_allow); a sequence calls the tools that may write only in a sandbox: "
+        "mcp_contract_sandbox = true"
+    )
 
 
 def case_lines(tool: str, arguments: dict[str, Any]) -> list[str]:

@@ -20,6 +20,7 @@ from pytest_mcp_contract._plugin.keys import (
     MARKED_SERVER,
     POOL,
     RESTORE_SIGNALS,
+    SANDBOXED,
     SERVER_NAMES,
     SETTINGS,
     UNUSED,
@@ -32,11 +33,11 @@ from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper
 from pytest_mcp_contract._servers.lifespans import Lifespans
 from pytest_mcp_contract._servers.names import ServerNames
-from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, FOLDER_FIXTURE
+from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, FOLDER_FIXTURE, POOL_FIXTURE
 from pytest_mcp_contract._suite.unused import UnusedSnapshots, serving
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Generator
+    from collections.abc import AsyncIterator, Generator, Iterator
 
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
     from pytest_mcp_contract._client.sync_client import McpContract
@@ -161,10 +162,25 @@ def mcp_contract(request: pytest.FixtureRequest, mcp_contract_server: object) ->
     """A checked MCP client for sync tests: ``mcp_contract.call_tool(name, arguments)``.
 
     Every result is checked against the tool's contract before it is returned. The session behind
-    it lives for ``mcp_contract_scope`` (one per test session by default).
+    it lives for ``mcp_contract_scope`` (one per test session by default); a test that also asks for
+    ``mcp_contract_sandbox`` gets a session to its fresh server instead.
     """
     clients.check_server(mcp_contract_server)
+    if "mcp_contract_sandbox" in request.fixturenames:
+        request.getfixturevalue("mcp_contract_sandbox")
+        sandboxed: McpContract = request.node.stash[SANDBOXED]
+        return sandboxed
     return clients.pooled(request, mcp_contract_server)
+
+
+@pytest.fixture
+def mcp_contract_sandbox(request: pytest.FixtureRequest, mcp_contract_server: object) -> Iterator[Path]:
+    """A fresh server for this test, in private HOME, TMPDIR and XDG folders removed after it: the folder
+    that holds them. ``mcp_contract`` then talks to that server. A command is started anew; a factory
+    target (``module:build()``) is called anew, with those variables set in ``os.environ`` meanwhile. A
+    server that cannot be made anew (a module-level object, a URL) fails the test, saying why.
+    """
+    yield from clients.sandboxed(request, mcp_contract_server)
 
 
 @pytest.fixture
@@ -193,6 +209,12 @@ def _mcp_contract_suite_clients(
     client; one that could not open stands as the reason (the ``listing`` item fails). A
     version the first client's server answered with already gets no session of its own."""
     return clients.suite_clients(request, mcp_contract_server, _mcp_contract_suite_client)
+
+
+@pytest.fixture(name=POOL_FIXTURE)
+def _mcp_contract_suite_pool(request: pytest.FixtureRequest) -> SessionPool:
+    """The run's session pool: the generated sequences open sessions to fresh servers through it."""
+    return request.config.stash[POOL]
 
 
 @pytest.fixture(name=FOLDER_FIXTURE)

@@ -76,14 +76,17 @@ def everywhere(
     name: str,
     send: Callable[[McpContract], Outcome],
     judge: Callable[[McpContract, Outcome], list[Violation]],
+    *,
+    replay: bool = True,
 ) -> Everywhere:
     """Send one call through the first of ``legs`` (version, client) and judge it under each:
-    ``send`` makes the call, ``judge`` says what an outcome broke by a client's session."""
+    ``send`` makes the call, ``judge`` says what an outcome broke by a client's session. Without
+    ``replay``, the others only read the one answer (their sessions may be to another server: a sandbox's)."""
     __tracebackhide__ = True
     (sent_under, sender), *others = legs
     outcome = send(sender)
     done = Everywhere(sent_under, outcome, {sent_under: judge(sender, outcome)}, {sent_under: outcome})
-    done.replayed = bool(others) and replayable(sender.tools[name]) and not isinstance(outcome, NoAnswer)
+    done.replayed = replay and bool(others) and replayable(sender.tools[name]) and not isinstance(outcome, NoAnswer)
     for version, client in others:
         if done.replayed:  # it says it changes nothing: ask again, as that version's client would
             done.outcomes[version] = again = send(client)

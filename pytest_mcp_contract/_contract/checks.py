@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -26,6 +26,7 @@ from pytest_mcp_contract._contract.answer import (
     RoundsWithoutEnd,
     Unreadable,
 )
+from pytest_mcp_contract._contract.hints import Hint, Observation, changed, volatile
 from pytest_mcp_contract._contract.mirror import TooDeep, default_repr, mirror
 from pytest_mcp_contract._contract.schema import InstanceError, compile_schema, instance_errors, pattern_place
 from pytest_mcp_contract._contract.versions import OffModel, adapts_schema_to_version, has_object_rules
@@ -43,7 +44,7 @@ from pytest_mcp_contract._contract.violations import (
 from pytest_mcp_contract._contract.wire import ABSENT, NameFault, Reading
 from pytest_mcp_contract._errors import McpContractWarning, public
 from pytest_mcp_contract._json.patterns import PATTERN_SECONDS, PatternTooSlow, PatternUnreadable
-from pytest_mcp_contract._json.value import non_finite, pointer, render, show_pointer
+from pytest_mcp_contract._json.value import MISSING, non_finite, pointer, render, show_pointer
 from pytest_mcp_contract._sdk.wire import wire_result, wire_tool
 from pytest_mcp_contract._servers.causes import take_cause
 from pytest_mcp_contract._servers.inprocess import registration
@@ -534,4 +535,49 @@ def breaking_changes(tool: str, changes: Sequence[tuple[str, str, str]], base: s
             rule=part,
         )
         for part, place, what in changes
+    ]
+
+
+def hint_kept(
+    tool: str,
+    hint: Hint,
+    arguments: dict[str, Any],
+    observer: tuple[str, dict[str, Any]],
+    reads: tuple[Observation, Observation, Observation],
+    *,
+    volatile_names: Collection[str] = (),
+) -> list[Violation]:
+    """Whether a call of ``tool`` kept ``hint``, as three answers of the read-only call ``observer`` show:
+    two with nothing in between (what differs there changes on its own), then one after the call (for
+    ``idempotentHint``: the two after its first call, then one after its second). A ``hint-violated``
+    at the first place that changed, else nothing."""
+    baseline, before, after = reads
+    found = changed(before, after, ignored=volatile(baseline, before), names=volatile_names)
+    if not found:
+        return []
+    place, was, now = found[0]
+    shown = place.removeprefix("/value") if place.startswith("/value") else place
+    was, now = (None if value is MISSING else value for value in (was, now))
+    message = messages.hint_violated(
+        tool,
+        hint,
+        arguments,
+        observer,
+        place=shown,
+        was=was,
+        now=now,
+        more=len(found) - 1,
+        error_changed=place == "/error",
+    )
+    return [
+        Violation(
+            "hint-violated",
+            tool,
+            message,
+            path=None if place == "/error" else shown,
+            subject="sequence",
+            rule=hint,
+            expected=was,
+            found=now,
+        )
     ]

@@ -25,6 +25,7 @@ CheckId = Literal[
     "wire-invalid",
     "tool-name-invalid",
     "breaking-change",
+    "hint-violated",
 ]
 
 Subject = Literal["tool", "listing", "server", "sequence"]
@@ -130,6 +131,12 @@ CHECKS: Final[Mapping[CheckId, str]] = {
         "break is intended, acknowledge it for the reviewers with a line 'TOOL:breaking-change  # why clients "
         "can take it' in mcp_contract_allow "
         "(pytest-mcp-contract's docs/snapshots.md, 'Breaking changes against the base branch')."
+    ),
+    "hint-violated": (
+        "Make the tool keep the promise its annotation makes, or drop the annotation: clients call a tool that "
+        "says readOnlyHint: true without asking, and repeat one that says idempotentHint: true (a retry), "
+        "trusting that nothing another tool reads changes. If the difference is a field that changes on its own "
+        "(a clock, a counter), name it in mcp_contract_volatile."
     ),
 }
 """Every check id, with the next step a reader should take when it fires."""

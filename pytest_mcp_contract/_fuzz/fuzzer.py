@@ -319,13 +319,23 @@ class Probe:
     """The server went away under the call (its violation says so): no call can follow."""
     verdict: Verdict | None = None
     """How the project's expectations and allow list sorted what it broke (``None``: nothing)."""
+    outcome: Outcome | None = None
+    """The answer (or what came instead), under the version the call was sent under."""
 
 
-def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], judge: Judge, others: Others = ()) -> Probe:
+def probe(
+    client: McpContract,
+    tool: Tool,
+    arguments: dict[str, Any],
+    judge: Judge,
+    others: Others = (),
+    *,
+    replay: bool = True,
+) -> Probe:
     """Make one generated call and ask the judge, as for a case: under the version of ``client``, and
-    under each of ``others`` (sent again if the tool only reads, else its one answer read there); then
-    sort what it broke with ``judge`` (the project's expectations and allow list). A tool error is an
-    answer too: the arguments may be ones the tool cannot serve."""
+    under each of ``others`` (sent again if the tool only reads and ``replay``, else its one answer read
+    there); then sort what it broke with ``judge`` (the project's expectations and allow list). A tool
+    error is an answer too: the arguments may be ones the tool cannot serve."""
 
     from pytest_mcp_contract._client.legs import everywhere
     from pytest_mcp_contract._client.session import SessionError
@@ -353,13 +363,14 @@ def probe(client: McpContract, tool: Tool, arguments: dict[str, Any], judge: Jud
                 raise _NeedsCapability(problem) from None
         return reader.session.verdict(name, arguments, outcome, expect_error=None, listed=False, sort=False).found
 
-    done = everywhere([(str(client.protocol_version), client), *others], name, send, verdict)
+    done = everywhere([(str(client.protocol_version), client), *others], name, send, verdict, replay=replay)
     violations = done.violations
     answer = done.outcome if isinstance(done.outcome, Answer) else None
     answered = answer is not None and not answer.result.is_error
     # One judge for every kind of finding, as for the tests' calls: cases, markers and the allow list apply.
     sorted_out = judge.judge(name, answer, violations) if violations else None
-    return Probe(sorted_out.failing if sorted_out is not None else [], answered, gone=gone, verdict=sorted_out)
+    failing = sorted_out.failing if sorted_out is not None else []
+    return Probe(failing, answered, gone=gone, verdict=sorted_out, outcome=done.outcome)
 
 
 def _replay(

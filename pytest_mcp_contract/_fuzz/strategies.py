@@ -60,14 +60,18 @@ def arguments(
     schema: Mapping[str, Any] | None,
     known: Sequence[Mapping[str, Any]] = (),
     allows: Callable[[Any], bool] | None = None,
+    flowing: Mapping[str, Sequence[Any]] | None = None,
 ) -> SearchStrategy[Any]:
     """Argument objects ``schema`` allows, drawing on ``known`` argument objects (a tool's cases).
 
-    ``allows`` is the schema's :func:`checker`, when the caller has built it already.
+    ``allows`` is the schema's :func:`checker`, when the caller has built it already. ``flowing``: by
+    argument name, values earlier answers returned (a chain of calls), drawn first, so a sequence
+    shrinks toward reusing them.
     """
     root: dict[str, Any] = dict(schema) if schema else {"type": "object"}
     allows = allows or checker(root)
     builder = _Builder(root)
+    builder.flowing = flowing or {}
     pools: dict[str, list[Any]] = {}
     for call in known:
         for name, value in call.items():
@@ -118,6 +122,8 @@ class _Builder:
         """The $refs whose strategies are being built right now: met again, they are deferred."""
         self.merging: set[str] = set()
         """The $refs allOf parts being merged right now (merging is eager, so a cycle must stop)."""
+        self.flowing: Mapping[str, Sequence[Any]] = {}
+        """Values earlier answers returned, by the root object's property names: drawn first."""
 
     def build(self, schema: object, pools: Mapping[str, list[Any]] | None = None) -> SearchStrategy[Any]:
         """Values ``schema`` allows (the filter at the root decides); ``pools``: known values of the
@@ -253,7 +259,9 @@ class _Builder:
         def one(name: str) -> SearchStrategy[Any]:
             strategy = self.build(properties.get(name, extra_schema if extra_schema is not None else True))
             known = (pools or {}).get(name)
-            return st.one_of(strategy, st.sampled_from(known)) if known else strategy
+            strategy = st.one_of(strategy, st.sampled_from(known)) if known else strategy
+            flowing = self.flowing.get(name) if pools is not None else None
+            return st.one_of(st.sampled_from(flowing), strategy) if flowing else strategy
 
         optional = {}
         for name in properties:

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._plugin.keys import LIFESPANS, MARKED_VERSION, POOL, SETTINGS
+from pytest_mcp_contract._plugin.keys import LIFESPANS, MARKED_VERSION, POOL, SANDBOXED, SETTINGS
 from pytest_mcp_contract._plugin.stderr import add_test_connection
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Iterator
     from pathlib import Path
 
     from pytest_mcp_contract._client.async_client import AsyncMcpContract
@@ -74,6 +74,35 @@ async def own_session(request: pytest.FixtureRequest, server: object) -> AsyncIt
         add_test_connection(request.node, contract.connection)
     async with stack:
         yield contract
+
+
+def sandboxed(request: pytest.FixtureRequest, server: object) -> Iterator[Path]:
+    """A fresh server in a sandbox for the test (``mcp_contract_sandbox``): its session in the test's
+    stash while the test runs, the sandbox's folder given; closed and removed after."""
+    from pytest_mcp_contract._client.session import SessionError
+    from pytest_mcp_contract._servers.kinds import server_label
+    from pytest_mcp_contract._servers.sandbox import fresh, sandbox
+
+    check_server(server)
+    making = fresh(server)
+    if isinstance(making, str):
+        pytest.fail(messages.no_sandbox(server_label(server), making), pytrace=False)
+    with sandbox() as box, making(box) as made:
+        problem = None
+        try:
+            contract = request.config.stash[POOL].fresh(made)
+        except SessionError as error:
+            problem = str(error)
+        if problem is not None:
+            pytest.fail(problem, pytrace=False)
+        if contract.connection is not None:
+            add_test_connection(request.node, contract.connection)
+        request.node.stash[SANDBOXED] = contract
+        try:
+            yield box.folder
+        finally:
+            del request.node.stash[SANDBOXED]
+            contract.close()
 
 
 def suite_client(request: pytest.FixtureRequest, server: object) -> McpContract:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.coverage import Coverage
     from pytest_mcp_contract._contract.expect import Judge
     from pytest_mcp_contract._contract.shapes import ObservedShapes
@@ -63,5 +64,7 @@ CALLS: Final[pytest.StashKey[dict[tuple[str, str], CallTally]]] = pytest.StashKe
 """Per (server, tool): the test's checked calls and what became of their violations."""
 STDERR_MARKS: Final[pytest.StashKey[dict[Connection, int]]] = pytest.StashKey()
 """Where each server's stderr stood when the test's current phase began: what follows is that phase's."""
+SANDBOXED: Final[pytest.StashKey[McpContract]] = pytest.StashKey()
+"""The session to the test's fresh server, while ``mcp_contract_sandbox`` holds it."""
 TEST_CONNECTIONS: Final[pytest.StashKey[list[Connection]]] = pytest.StashKey()
 """The connections of the test's own sessions (``mcp_contract_async``), beside the pool's."""

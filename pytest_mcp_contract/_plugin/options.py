@@ -7,7 +7,12 @@ import pytest
 from pytest_mcp_contract._client import DEFAULT_TIMEOUT
 from pytest_mcp_contract._contract.expect import ALLOW_FORM, MARKERS
 from pytest_mcp_contract._contract.versions import OFFERED
-from pytest_mcp_contract._run.settings import DEFAULT_FUZZ_DEADLINE, DEFAULT_SNAPSHOT_DIR, SCOPES
+from pytest_mcp_contract._run.settings import (
+    DEFAULT_FUZZ_DEADLINE,
+    DEFAULT_SEQUENCE_LENGTH,
+    DEFAULT_SNAPSHOT_DIR,
+    SCOPES,
+)
 from pytest_mcp_contract._suite.items import MARKER
 
 
@@ -194,6 +199,47 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini(
         "mcp_contract_fuzz_allow",
         "Tools fuzzed although they do not say readOnlyHint: true (they may write), by name.",
+        type="linelist",
+        default=[],
+    )
+    group.addoption(
+        "--mcp-contract-sequences",
+        dest="mcp_contract_sequences",
+        metavar="N",
+        default=None,
+        help="Run N generated chains of calls on each server, each call judged, values flowing from answers to "
+        "later arguments, checking what readOnlyHint and idempotentHint promise; seeded by "
+        "--mcp-contract-fuzz-seed (needs the fuzz extra). Only tools fuzzing may call, unless ini "
+        "mcp_contract_sandbox gives each sequence a fresh server. Overrides ini mcp_contract_sequences.",
+    )
+    parser.addini(
+        "mcp_contract_sequences", "Generated sequences per server, as for --mcp-contract-sequences (default: 0, none)."
+    )
+    parser.addini(
+        "mcp_contract_sequence_length",
+        "Calls a generated sequence makes at most, beside the reads that check hints "
+        f"(default: {DEFAULT_SEQUENCE_LENGTH}).",
+        type="string",
+        default=str(DEFAULT_SEQUENCE_LENGTH),
+    )
+    parser.addini(
+        "mcp_contract_sandbox",
+        "Run each sequence on a fresh server (a new process, or a new call of the target's factory) with private "
+        "HOME, TMPDIR and XDG folders, removed after; there a sequence may call every tool but those "
+        "mcp_contract_sandbox_deny names (default: false).",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
+        "mcp_contract_sandbox_deny",
+        "Tools a sequence never calls, even in the sandbox (they reach outside it: mail, payments), by name.",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
+        "mcp_contract_volatile",
+        "Keys (or JSON pointers into an answer) whose values change on their own, such as a timestamp: left out "
+        "when a sequence compares what the read-only tools answer.",
         type="linelist",
         default=[],
     )

@@ -43,6 +43,7 @@ from pytest_mcp_contract._run.records import (
     Restart,
     RestartLimit,
     SchemaSeen,
+    SequencesSeen,
     ToolRecord,
     read_record,
 )
@@ -133,6 +134,8 @@ class ContractReport:
     """Servers had back after they went away under a call: (server, why it went away) -> times."""
     restart_limits: dict[str, int] = field(default_factory=dict)
     """Servers that went away once more after the last restart a run allows, with that limit."""
+    sequences: list[SequencesSeen] = field(default_factory=list)
+    """Each server's generated sequences (``--mcp-contract-sequences``)."""
     listings: dict[str, ListingSeen] = field(default_factory=dict)
     """What the listing item of a server said (only a listing that broke the contract has one)."""
     folder: str = ""
@@ -157,6 +160,8 @@ class ContractReport:
                 self.restarts[seen.server, seen.cause] += 1
             elif isinstance(seen, RestartLimit):
                 self.restart_limits[seen.server] = seen.limit
+            elif isinstance(seen, SequencesSeen):
+                self.sequences.append(seen)
             elif isinstance(seen, ListingSeen):
                 self._listed(seen)
             elif isinstance(seen, ToolRecord):
@@ -336,6 +341,7 @@ class ContractReport:
             facts.append(("kept under some protocol versions only", "; ".join(some)))
         facts += self._once_facts(tools)
         facts += self._fuzz_facts(tools, self.language)
+        facts += [("sequences", messages.sequences_fact(seen)) for seen in self.sequences]
         calls = sum(tool.tally.calls for tool in tools)
         if calls:
             expected = sum(sum(tool.tally.expected.values()) for tool in tools)
@@ -734,6 +740,16 @@ def header(config: pytest.Config) -> list[str] | None:
     if settings.fuzz:
         lines.append(messages.header_fuzz_seed(settings.fuzz, settings.fuzz_seed, chosen=settings.fuzz_seed_chosen))
         lines.append(messages.fuzz_header(writes=settings.fuzz_writes))
+    if settings.sequences:
+        lines.append(
+            messages.header_sequences(
+                settings.sequences,
+                settings.sequence_length,
+                settings.fuzz_seed,
+                sandbox=settings.sandbox,
+                seed_shown=bool(settings.fuzz),
+            )
+        )
     if settings.suite and not covers_project(config):
         lines.append(messages.SUITE_NOT_COLLECTED)
     return lines

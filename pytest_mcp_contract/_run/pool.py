@@ -143,6 +143,13 @@ class SessionPool:
         contract.session.pooled = True  # its failures tell of the next test's new session
         return contract
 
+    def fresh(self, server: object) -> McpContract:
+        """A session of its own to a server a sandbox made (``_servers.sandbox``), under the first version:
+        neither pooled nor watched, the caller closes it with the sandbox."""
+        from pytest_mcp_contract._client.sync_client import McpContract
+
+        return McpContract(server, **self.session_options(server), version=self.first_version)
+
     def callbacks(self, server: object) -> dict[str, Any]:
         """The callbacks the ``pytest_mcp_contract_callbacks`` hook gives ``server``'s client, checked:
         a key the client does not take, or a value of the wrong kind, is a ``pytest.UsageError``."""

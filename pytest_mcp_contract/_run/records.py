@@ -83,6 +83,18 @@ class Restart(Record):
 
 
 @dataclass(frozen=True)
+class SequencesSeen(Record):
+    """A server's generated sequences: how many ran, their calls, where, and why they stopped early."""
+
+    KIND: ClassVar[str] = "sequences"
+    server: str
+    sequences: int = 0
+    calls: int = 0
+    sandboxed: bool = False
+    stopped: str = ""
+
+
+@dataclass(frozen=True)
 class RestartLimit(Record):
     """A server that went away once more than the restarts a run allows."""
 
@@ -217,6 +229,7 @@ RECORDS: Final[dict[str, type[Record]]] = {
     for kind in (
         Restart,
         RestartLimit,
+        SequencesSeen,
         ListingSeen,
         SchemaSeen,
         ChecksSeen,
@@ -272,6 +285,10 @@ class CallTally:
     def count(self, verdict: Verdict | None) -> None:
         """One more call; ``verdict`` sorts its violations (``None``: it had none)."""
         self.calls += 1
+        self.sort(verdict)
+
+    def sort(self, verdict: Verdict | None) -> None:
+        """Count what ``verdict`` sorted, of no new call (a finding about calls already counted)."""
         if verdict is not None:
             self.failing.update(Found.of(violation) for violation in verdict.failing)
             self.expected.update(violation.check for violation in verdict.expected)

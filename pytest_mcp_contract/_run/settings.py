@@ -33,6 +33,7 @@ FIELDS: Final = ("output_schema", "input_schema", "title", "description", "annot
 
 DEFAULT_SNAPSHOT_DIR: Final = "mcp_contract_snapshots"
 DEFAULT_FUZZ_DEADLINE: Final = 60.0
+DEFAULT_SEQUENCE_LENGTH: Final = 8
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,17 @@ class Settings:
     """Every tool is fuzzed, also those that may write (ini ``mcp_contract_fuzz_writes``): a throwaway server."""
     fuzz_allow: frozenset[str] = frozenset()
     """Tools fuzzed although they do not say ``readOnlyHint: true`` (they may write), by name."""
+    sequences: int = 0
+    """Generated chains of calls per server (``--mcp-contract-sequences``); 0: none."""
+    sequence_length: int = DEFAULT_SEQUENCE_LENGTH
+    """At most this many steps a sequence (ini ``mcp_contract_sequence_length``)."""
+    sandbox: bool = False
+    """Each sequence runs on a fresh server with private HOME, TMPDIR and XDG folders (ini ``mcp_contract_sandbox``)."""
+    sandbox_deny: frozenset[str] = frozenset()
+    """Tools a sequence never calls, even in the sandbox (ini ``mcp_contract_sandbox_deny``)."""
+    volatile: tuple[str, ...] = ()
+    """Keys (or pointers) whose values change on their own, left out of the hints' comparisons
+    (ini ``mcp_contract_volatile``)."""
     protocol_versions: tuple[str, ...] = OFFERED
     """The versions the client offers, in order: the suite checks under each, a test's own calls use the first."""
     against: GitBase | None = None
@@ -124,6 +136,11 @@ INI_KEYS: Final = (
     "mcp_contract_fuzz_deadline",
     "mcp_contract_fuzz_writes",
     "mcp_contract_fuzz_allow",
+    "mcp_contract_sequences",
+    "mcp_contract_sequence_length",
+    "mcp_contract_sandbox",
+    "mcp_contract_sandbox_deny",
+    "mcp_contract_volatile",
     "mcp_contract_coverage",
     "mcp_contract_coverage_fail_under",
     "mcp_contract_against",
@@ -255,7 +272,14 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         target = cast("str", config.getini("mcp_contract_server")).strip() or None
         source = f"mcp_contract_server in {config.inipath.name}" if config.inipath else "mcp_contract_server"
     server = load_server(config, target, source, lifespans) if target and load else None
-    seed, chosen = _fuzz_seed(config, fuzz)
+    sequences = _count(config, "mcp_contract_sequences", "--mcp-contract-sequences", "sequences per server")
+    if sequences and not config.getini("mcp_contract_suite"):
+        raise pytest.UsageError(
+            "--mcp-contract-sequences adds an item to the generated contract suite, which mcp_contract_suite = false "
+            "switches off. Switch it on for the run: -o mcp_contract_suite=true"
+        )
+    length = _count(config, "mcp_contract_sequence_length", None, "calls a sequence makes at most")
+    seed, chosen = _fuzz_seed(config, fuzz or sequences)
     against = _against(config, project, snapshot_dir) if load else None
     return Settings(
         target=target,
@@ -281,6 +305,15 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         fuzz_writes=bool(config.getini("mcp_contract_fuzz_writes")),
         fuzz_allow=frozenset(
             word for line in cast("list[str]", config.getini("mcp_contract_fuzz_allow")) for word in line.split()
+        ),
+        sequences=sequences,
+        sequence_length=length or DEFAULT_SEQUENCE_LENGTH,
+        sandbox=bool(config.getini("mcp_contract_sandbox")),
+        sandbox_deny=frozenset(
+            word for line in cast("list[str]", config.getini("mcp_contract_sandbox_deny")) for word in line.split()
+        ),
+        volatile=tuple(
+            word for line in cast("list[str]", config.getini("mcp_contract_volatile")) for word in line.split()
         ),
         protocol_versions=_protocol_versions(cast("list[str]", config.getini("mcp_contract_protocol_versions"))),
         against=against,
@@ -398,6 +431,25 @@ def _fuzz_count(config: pytest.Config) -> int:
     return count
 
 
+def _count(config: pytest.Config, key: str, option: str | None, what: str) -> int:
+    """A count from ``option`` (when given) or ini ``key``: ``0`` when neither sets it; a count Hypothesis
+    is needed for checks it is installed."""
+    given = config.getoption(key) if option is not None else None
+    raw = str(given) if given is not None else cast("str", config.getini(key)).strip() or "0"
+    try:
+        count = int(raw)
+    except ValueError:
+        count = -1
+    if count < 0:
+        named = f"{option} / {key}" if option is not None else key
+        raise pytest.UsageError(f"{named} = {raw!r} is not a count; give the number of {what}, e.g. {key} = 20")
+    if count and option is not None:
+        problem = missing_extra(option)
+        if problem is not None:
+            raise pytest.UsageError(problem)
+    return count
+
+
 def writes_snapshots(config: pytest.Config) -> bool:
     """Whether this run writes snapshot files: syrupy's ``--snapshot-update`` or ``--snapshot-update-new-only``."""
     return bool(config.getoption("update_snapshots", False) or config.getoption("update_new_snapshots_only", False))
@@ -509,14 +561,14 @@ def _target_message(target: str, source: str, error: TargetError) -> str:
     )
 
 
-def missing_extra() -> str | None:
-    """Why fuzzing cannot run here, or None."""
+def missing_extra(option: str = "--mcp-contract-fuzz") -> str | None:
+    """Why fuzzing (or ``option``, which generates too) cannot run here, or None."""
     from importlib.util import find_spec
 
     # Found, not imported: Hypothesis warns when a plugin imports it while pytest starts.
     if find_spec("hypothesis") is None:
         # The exact package: the name pytest-mcp-contract on PyPI is another project's.
-        return f"--mcp-contract-fuzz needs Hypothesis (this plugin's fuzz extra): pip install '{fuzz_requirement()}'"
+        return f"{option} needs Hypothesis (this plugin's fuzz extra): pip install '{fuzz_requirement()}'"
     return None
 
 

@@ -24,7 +24,7 @@ from pytest_mcp_contract._sdk.servers import HighLevelServer, LowLevelServer
 from pytest_mcp_contract._servers.causes import Causes, causes_of, marked_call
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from contextlib import AsyncExitStack
     from pathlib import Path
 
@@ -164,6 +164,11 @@ class Target(Protocol):
         (in process, Python; over stdio, what the command runs; a URL does not tell)."""
         ...
 
+    def started_with(self, env: Mapping[str, str]) -> object | None:
+        """The same server started anew with ``env`` beside its own environment (a sandbox's fresh
+        server), or ``None``: this kind cannot start one (a URL, an object in process)."""
+        ...
+
 
 _GENERATED: Final = r"(?:-.+)?-[0-9a-f]{4}"
 """What FastMCP appends to its class name for a server given no name (``FastMCP-3f2a``): new every process."""
@@ -215,6 +220,9 @@ class ExternalTarget(ABC):
     @property
     def language(self) -> Language:
         return None
+
+    def started_with(self, env: Mapping[str, str]) -> object | None:
+        return None  # a server that runs elsewhere: a new session reaches the same one
 
     def __str__(self) -> str:
         return self.spec
@@ -272,6 +280,9 @@ class InProcess:
     @property
     def language(self) -> Language:
         return "python"
+
+    def started_with(self, env: Mapping[str, str]) -> object | None:
+        return None  # one object: a factory's is made again through remade()
 
 
 def as_target(server: object) -> Target:
@@ -333,6 +344,21 @@ def name_changes(server: object, name: str, names: ServerNames | None = None) ->
 
 _TARGETS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
 """The target string each in-process server was loaded from."""
+_REMAKES: weakref.WeakKeyDictionary[object, Callable[[Lifespans], object]] = weakref.WeakKeyDictionary()
+"""How each server a factory made is made again (``_servers.sandbox``), its lifespans kept in the given ones."""
+
+
+def remember_remake(server: object, remake: Callable[[Lifespans], object]) -> None:
+    with contextlib.suppress(TypeError):  # a server that takes no weak reference is never made again
+        _REMAKES[server] = remake
+
+
+def remade(server: object) -> Callable[[Lifespans], object] | None:
+    """How a factory's server is made again (a new call of its factory), or ``None``: not a factory's."""
+    try:
+        return _REMAKES.get(server)
+    except TypeError:
+        return None
 
 
 def remember_target(server: object, spec: str) -> None:

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -97,6 +97,10 @@ class StdioTarget(ExternalTarget):
             return self.args[self.args.index("-m") + 1]
         words = [word for word in self.args if not word.startswith("-")]
         return Path(words[-1] if words else self.command).name.rsplit(".", 1)[0] or Path(self.command).stem
+
+    def started_with(self, env: Mapping[str, str]) -> StdioTarget:
+        # Each session starts the command: a copy whose environment has ``env`` too starts a fresh one.
+        return replace(self, env={**self.env, **env})
 
     def connect(self, stack: AsyncExitStack) -> StdioConnection:
         """A connection whose stderr file ``stack`` closes."""

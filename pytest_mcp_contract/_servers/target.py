@@ -34,6 +34,7 @@ from pytest_mcp_contract._servers.kinds import (
     TargetSettings,
     is_server,
     is_server_class,
+    remember_remake,
     remember_target,
     server_attributes,
 )
@@ -166,6 +167,7 @@ def _made(found: Callable[..., object], call: factory.Call, module_part: str, li
             + (_held(held, written).lstrip() if held else step)
         )
     remember_target(server, f"{module_part}:{call.name}")  # the snapshot folder's stable key: the module
+    remember_remake(server, lambda again: _made(found, call, module_part, again))  # a sandbox's fresh server
     return server
 
 

@@ -33,7 +33,15 @@ from pytest_mcp_contract._contract.violations import ContractViolationError, Vio
 from pytest_mcp_contract._errors import InvalidArgumentsError, McpContractError
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.marks import expectations
-from pytest_mcp_contract._run.records import ChecksSeen, Found, FuzzSeen, FuzzSkipped, ListingSeen, OnceSeen
+from pytest_mcp_contract._run.records import (
+    ChecksSeen,
+    Found,
+    FuzzSeen,
+    FuzzSkipped,
+    ListingSeen,
+    OnceSeen,
+    SequencesSeen,
+)
 from pytest_mcp_contract._run.settings import project_dir, writes_snapshots
 from pytest_mcp_contract._suite.compare import compare_snapshot, versions_differ
 
@@ -43,6 +51,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contract._client.sync_client import McpContract
     from pytest_mcp_contract._contract.answer import Answer, Outcome, Refusal
     from pytest_mcp_contract._contract.expect import Expectation
+    from pytest_mcp_contract._run.pool import SessionPool
     from pytest_mcp_contract._run.settings import Settings
     from pytest_mcp_contract._suite.cases import Case
     from pytest_mcp_contract._suite.known import Known
@@ -56,6 +65,8 @@ CLIENTS_FIXTURE: Final = "_mcp_contract_suite_clients"
 """Its clients under every protocol version: offered version -> client, or why it could not open."""
 FOLDER_FIXTURE: Final = "_mcp_contract_suite_folder"
 """Its server's snapshot folder, as the live session's name settles it."""
+POOL_FIXTURE: Final = "_mcp_contract_suite_pool"
+"""The run's session pool, which opens a session to a fresh server in a sandbox."""
 
 
 class ContractSuite(pytest.File):
@@ -235,6 +246,10 @@ def _items(suite: ContractSuite, settings: Settings, known: Known) -> list[pytes
         # Its markers (and its tool's cases) accept violations but require none: the fuzzer judges them itself.
         item.expected = []
         items.append(item)
+    if settings.sequences:  # chains of calls last of all: in a sandbox they may write
+        item = _item(suite, "sequences", _sequences_test(settings), "", folder)
+        item.expected = []
+        items.append(item)
     return items
 
 
@@ -367,6 +382,71 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
 
     fuzz.__module__ = __name__
     return fuzz
+
+
+def _sequences_test(settings: Settings) -> Callable[..., None]:
+    def sequences(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+        __tracebackhide__ = True
+        import dataclasses
+        import shlex
+        import warnings
+
+        from pytest_mcp_contract._errors import McpContractWarning
+        from pytest_mcp_contract._fuzz.replay import replay_test
+        from pytest_mcp_contract._fuzz.sequences import callable_tools, run_sequences
+        from pytest_mcp_contract._servers.kinds import server_label
+        from pytest_mcp_contract._servers.sandbox import fresh
+
+        (_version, client), *others = _legs(request)
+        server = request.getfixturevalue("mcp_contract_server")
+        pool: SessionPool = request.getfixturevalue(POOL_FIXTURE)
+        making = fresh(server) if settings.sandbox else None
+        if isinstance(making, str):  # said once, and the run goes on as without the sandbox
+            warnings.warn(
+                McpContractWarning(messages.sequences_without_sandbox(server_label(server), making)), stacklevel=1
+            )
+            settings_now, making = dataclasses.replace(settings, sandbox=False), None
+        else:
+            settings_now = settings
+        tools = client.tools
+        if not callable_tools(tools, settings_now):
+            pytest.skip(messages.sequences_none_callable(len(tools), sandboxed=settings_now.sandbox))
+        done = run_sequences(
+            client,
+            tools,
+            settings_now,
+            others=others,
+            fresh=making,
+            open_client=pool.fresh,
+            accepting=expectations(request.node),
+        )
+        server_name = _name(request)
+        for name, tally in sorted(done.tallies.items()):
+            tally.write(request.node, server=server_name, tool=name)
+        SequencesSeen(server_name, done.sequences, done.calls, making is not None, done.stopped).write(request.node)
+        failure = done.failure
+        if failure is None:
+            return
+        seed = f" --mcp-contract-fuzz-seed {settings.fuzz_seed}" if settings.fuzz_seed is not None else ""
+        command = f"pytest {shlex.quote(request.node.nodeid)} --mcp-contract-sequences {settings.sequences}{seed}"
+        name = f"test_sequence_seed_{settings.fuzz_seed}" if settings.fuzz_seed is not None else "test_sequence"
+        last = failure.calls[-1]
+        compared = failure.comparison
+        tool, arguments = (compared.tool, compared.arguments) if compared is not None else (last.tool, last.arguments)
+        broken = str(ContractViolationError(failure.violations, tool=tool, arguments=arguments))
+        text = messages.sequence_found(
+            replay_test(failure, sandboxed=making is not None, name=name),
+            broken,
+            sequences=done.sequences,
+            calls=done.calls,
+            command=command,
+            flaky=done.flaky,
+            stopped=done.stopped,
+        )
+        pytest.fail(writable(text), pytrace=False)
+
+    sequences.__module__ = __name__
+    return sequences
 
 
 def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:

@@ -210,7 +210,7 @@ def test_a_class_marker_applies_to_its_tests(weather: Project) -> None:
             "unknown check id 'content-mismatches'; the check ids are output-schema-invalid, input-schema-invalid, "
             "silent-opt-out, "
             "structured-missing, structured-invalid, content-mismatch, content-prose, text-missing, tool-error, input-crash, stdout-noise, answer-unreadable, "
-            "wire-invalid, tool-name-invalid, breaking-change",
+            "wire-invalid, tool-name-invalid, breaking-change, hint-violated",
         ),
         ('mcp_expect_error(tools="get_weather")', "unknown keyword 'tools'; it takes tool, match"),
         ('mcp_expect_error(match="(unclosed")', "match='(unclosed' is not a valid regular expression: *"),

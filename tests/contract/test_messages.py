@@ -94,6 +94,7 @@ def test_every_check_has_a_next_step() -> None:
         "breaking-change",
         "content-mismatch",
         "content-prose",
+        "hint-violated",
         "input-crash",
         "input-schema-invalid",
         "output-schema-invalid",

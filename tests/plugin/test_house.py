@@ -24,7 +24,7 @@ PROCESS_STATE = {
     "_client/__init__.py": {"_EXIT_STATUS"},  # the last run's exit status, for Python's own exit
     "_client/loop.py": {"_OPEN", "_STUCK"},  # the process's sync sessions, closed when Python exits
     "_servers/reaper.py": {"_live", "_terminated"},  # the process's server processes, ended at its exit
-    "_servers/kinds.py": {"_TARGETS"},  # weak, per server object
+    "_servers/kinds.py": {"_TARGETS", "_REMAKES"},  # weak, per server object
     "_servers/inprocess.py": {"_CACHE"},  # weak, per server object
     "_contract/mirror.py": {"_SETS"},  # a cache of compiled sets, the same for every run
 }

@@ -1,0 +1,426 @@
+"""Generated chains of calls: each call judged as a test's is, values flowing from answers to later
+arguments, and what ``readOnlyHint`` and ``idempotentHint`` promise checked (``_contract.hints``).
+
+Hypothesis's rule-based state machine draws each step (a tool, then its arguments) and shrinks a
+failing sequence to the fewest calls. A step's arguments draw first on values earlier answers returned
+under a matching name (an ``id`` that ``create_note`` returned feeds ``get_note(id=...)``), then on
+generated ones. Each sequence runs on a fresh server in a sandbox the plugin owns when the project asks
+for one (``_servers.sandbox``); without it, it calls only what fuzzing may call (``fuzzer.fuzzed``).
+
+A step of a tool that makes a promise is surrounded by reads of the read-only tools that take its
+arguments (and those the sequence read before): twice before (what changes between those two changes
+on its own) and once after; an idempotent tool is called twice, and what the reads answer after each
+call is compared.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Final
+
+from pytest_mcp_contract._contract.answer import Answer
+from pytest_mcp_contract._contract.checks import hint_kept
+from pytest_mcp_contract._contract.expect import Expectation, Judge
+from pytest_mcp_contract._contract.hints import Hint, Observation, hint_of, observation, reads_only, volatile
+from pytest_mcp_contract._contract.shapes import answer_value
+from pytest_mcp_contract._fuzz.fuzzer import _NeedsCapability, fuzzed, probe, search_settings
+from pytest_mcp_contract._json.value import parse
+from pytest_mcp_contract._run.records import CallTally
+
+if TYPE_CHECKING:
+    import hypothesis
+    from hypothesis.stateful import RuleBasedStateMachine
+    from mcp_types import Tool
+
+    from pytest_mcp_contract._client.sync_client import McpContract
+    from pytest_mcp_contract._contract.violations import Violation
+    from pytest_mcp_contract._run.settings import Settings
+    from pytest_mcp_contract._servers.sandbox import Fresh
+
+MAX_OBSERVERS: Final = 4
+"""At most this many reads check one promise."""
+_POOL: Final = 16
+"""At most this many values an answer returned under one name are kept for later arguments."""
+_ID: Final = re.compile(r"(?:[_-][iI][dD]|(?<=[a-z])I[dD])$")
+"""A name that ends in an id (``note_id``, ``noteId``): an answer's ``id`` may feed it, and the reverse."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call a sequence made, as its replay prints it."""
+
+    tool: str
+    arguments: dict[str, Any]
+    error: bool
+    """It answered with a tool error (a fair answer to a call that reads a missing thing)."""
+    value: Any = None
+    """What later arguments may draw on: the structured content, else its one JSON text block."""
+    text_block: int | None = None
+    """Where ``value`` came from when not from the structured content: that text block's index."""
+    read: bool = False
+    """A read made only to check a promise (its replay leaves it out unless it is compared or drawn on)."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A promise checked: the reads ``before`` and ``after`` (indexes into the calls) answer otherwise."""
+
+    hint: Hint
+    tool: str
+    arguments: dict[str, Any]
+    before: int
+    after: int
+    place: str
+    """Where they differ, a pointer into the read's value (``""``: the whole answer)."""
+    structured: bool
+    masked: bool = False
+    """Places of the reads change on their own (or are named volatile): the replay compares at ``place``."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """The smallest failing sequence: its calls, what broke, and the promise checked if one broke."""
+
+    calls: Sequence[Call]
+    violations: Sequence[Violation]
+    comparison: Comparison | None = None
+
+
+@dataclass(frozen=True)
+class Sequenced:
+    """What running the sequences did."""
+
+    sequences: int
+    calls: int
+    failure: Failure | None = None
+    stopped: str = ""
+    """Why the search ended early ("" when it ran its course)."""
+    flaky: bool = False
+    tallies: Mapping[str, CallTally] = field(default_factory=dict)
+    """By tool: the calls the sequences made, and what became of their findings."""
+
+
+_Reads = list[tuple[int, Observation | None]]
+"""One round of reads: each read's index among the calls, and what it showed (``None``: no answer)."""
+
+
+class _Broke(Exception):
+    def __init__(self, failure: Failure) -> None:
+        super().__init__("a sequence broke the contract")
+        self.failure = failure
+
+
+class _Stop(BaseException):
+    """Ends the search at once: the time is up, or the server is gone (Hypothesis neither fails nor shrinks)."""
+
+
+def callable_tools(tools: Mapping[str, Tool], settings: Settings) -> list[Tool]:
+    """The tools a sequence may call: in a sandbox every one but those denied; else what fuzzing may call."""
+    allowed = (
+        [tool for tool in tools.values() if tool.name not in settings.sandbox_deny]
+        if settings.sandbox
+        else [tool for tool in tools.values() if fuzzed(tool, settings)]
+    )
+    return sorted(allowed, key=lambda tool: tool.name)
+
+
+@dataclass
+class _Chain:
+    """One sequence as it runs: its calls, the values its answers returned, the reads it made."""
+
+    client: McpContract
+    others: Sequence[tuple[str, McpContract]]
+    tools: Mapping[str, Tool]
+    judge: Judge
+    tallies: dict[str, CallTally]
+    """By tool: its calls, and what became of their findings (for the report's table)."""
+    volatile_names: Sequence[str]
+    over: Callable[[], bool]
+    calls: list[Call] = field(default_factory=list)
+    pools: list[tuple[str, Any]] = field(default_factory=list)
+    """``(name, value)``: each value an answer returned, under the key that held it."""
+    read: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """The read-only calls made, by tool name and arguments."""
+    allows: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
+
+    def step(self, tool: Tool, arguments: dict[str, Any]) -> None:
+        hint = hint_of(tool)
+        observers = self._observers(tool, arguments) if hint is not None else []
+        if hint == "readOnlyHint" and observers:
+            first = self._observe(observers)
+            before = self._observe(observers)
+            self.call(tool, arguments)
+            self._compare(tool, hint, arguments, observers, (first, before, self._observe(observers)))
+        elif hint == "idempotentHint" and observers:
+            self.call(tool, arguments)
+            first = self._observe(observers)
+            once = self._observe(observers)
+            self.call(tool, arguments)
+            self._compare(tool, hint, arguments, observers, (first, once, self._observe(observers)))
+        else:
+            self.call(tool, arguments)
+        if reads_only(tool) and (tool.name, arguments) not in self.read:
+            self.read.append((tool.name, arguments))
+
+    def call(self, tool: Tool, arguments: dict[str, Any], *, read: bool = False) -> Observation | None:
+        """One call, judged; a finding ends the sequence (Hypothesis shrinks it)."""
+        if self.over():
+            raise _Stop
+        outside = random.getstate()  # the server must not see the random state Hypothesis seeded
+        try:
+            probed = probe(self.client, tool, arguments, self.judge, self.others, replay=False)
+        finally:
+            random.setstate(outside)
+        self.tallies.setdefault(tool.name, CallTally()).count(probed.verdict)
+        outcome = probed.outcome
+        result = outcome.result if isinstance(outcome, Answer) else None
+        value = answer_value(result) if result is not None and not result.is_error else None
+        block = None if result is None or result.structured_content is not None else _json_block(result)
+        self.calls.append(Call(tool.name, arguments, result is None or bool(result.is_error), value, block, read))
+        if probed.violations or probed.gone:
+            raise _Broke(Failure(list(self.calls), probed.violations))
+        if value is not None:
+            self._learn(value)
+        return observation(outcome) if outcome is not None else None
+
+    def _learn(self, value: Any) -> None:
+        """Keep each scalar ``value`` holds under a key, for later arguments of the same name."""
+        stack: list[Any] = [value]
+        seen = 0
+        while stack and seen < 1000:
+            item = stack.pop()
+            seen += 1
+            if isinstance(item, dict):
+                for key, held in item.items():
+                    if isinstance(held, str | int | float) and not isinstance(held, bool):
+                        if (key, held) not in self.pools:
+                            self.pools.append((key, held))
+                    else:
+                        stack.append(held)
+            elif isinstance(item, list):
+                stack.extend(reversed(item))
+        del self.pools[: max(len(self.pools) - _POOL * 8, 0)]
+
+    def flowing(self, tool: Tool) -> dict[str, list[Any]]:
+        """By argument name, the values earlier answers returned under a matching name, oldest first."""
+        schema = tool.input_schema or {}
+        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        found: dict[str, list[Any]] = {}
+        for name in properties or {}:
+            values = [value for key, value in self.pools if names_match(name, key)]
+            if values:
+                found[name] = list(dict.fromkeys(values))[:_POOL]
+        return found
+
+    def _observers(self, tool: Tool, arguments: dict[str, Any]) -> list[tuple[Tool, dict[str, Any]]]:
+        """The reads that show what a call of ``tool`` changed: each read-only tool whose required
+        arguments the call gives by name (``list_notes()``, ``get_note(id)``), then the sequence's reads."""
+        found: list[tuple[Tool, dict[str, Any]]] = []
+        for other in self.tools.values():
+            if other.name == tool.name or not reads_only(other):
+                continue
+            schema = other.input_schema or {}
+            properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+            required = [name for name in schema.get("required", []) if isinstance(name, str)]
+            given = {name: value for name, value in arguments.items() if name in (properties or {})}
+            allows = self.allows.get(other.name)
+            if set(required) <= set(given) and allows is not None and allows(given):
+                found.append((other, given))
+        for name, given in reversed(self.read):
+            earlier = self.tools.get(name)
+            if earlier is not None and name != tool.name and (earlier, given) not in found:
+                found.append((earlier, given))
+        return found[:MAX_OBSERVERS]
+
+    def _observe(self, observers: Sequence[tuple[Tool, dict[str, Any]]]) -> _Reads:
+        return [(len(self.calls), self.call(tool, arguments, read=True)) for tool, arguments in observers]
+
+    def _compare(
+        self,
+        tool: Tool,
+        hint: Hint,
+        arguments: dict[str, Any],
+        observers: Sequence[tuple[Tool, dict[str, Any]]],
+        rounds: tuple[_Reads, _Reads, _Reads],
+    ) -> None:
+        """Raise for a read that answers otherwise after the call than before it (the last two of
+        ``rounds``), where it did not change between the first two on its own."""
+        first, before, after = rounds
+        for (observer, given), (_, baseline), (index, was), (later, now) in zip(
+            observers, first, before, after, strict=True
+        ):
+            if baseline is None or was is None or now is None:
+                continue
+            reads = (baseline, was, now)
+            found = hint_kept(
+                tool.name, hint, arguments, (observer.name, given), reads, volatile_names=self.volatile_names
+            )
+            verdict = self.judge.judge(tool.name, None, found) if found else None
+            self.tallies.setdefault(tool.name, CallTally()).sort(verdict)
+            if verdict is not None and verdict.failing:
+                masked = bool(volatile(baseline, was) or self.volatile_names)
+                place = found[0].path or ""
+                compared = Comparison(hint, tool.name, arguments, index, later, place, was.structured, masked)
+                raise _Broke(Failure(list(self.calls), verdict.failing, compared))
+
+
+def names_match(argument: str, key: str) -> bool:
+    """Whether an answer's ``key`` may feed an ``argument``: the same name (``_`` and case aside), or an
+    ``id`` for a name that ends in one (``note_id``, ``noteId``)."""
+    if _plain(argument) == _plain(key):
+        return True
+    return (key == "id" and _ID.search(argument) is not None) or (argument == "id" and _ID.search(key) is not None)
+
+
+def _plain(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+def _json_block(result: Any) -> int | None:
+    """The index of the one text block that holds a JSON object or array (``answer_value``'s), or ``None``."""
+    found = [
+        index
+        for index, block in enumerate(result.content)
+        if getattr(block, "type", None) == "text" and isinstance(parse(getattr(block, "text", "")), dict | list)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def run_sequences(
+    client: McpContract,
+    tools: Mapping[str, Tool],
+    settings: Settings,
+    *,
+    others: Sequence[tuple[str, McpContract]] = (),
+    fresh: Fresh | None = None,
+    open_client: Callable[[object], McpContract] | None = None,
+    accepting: Sequence[Expectation] = (),
+) -> Sequenced:
+    """Run ``settings.sequences`` generated sequences, each on a fresh server when ``fresh`` makes one
+    (``open_client`` opens its session), else on ``client``'s; returns what they did and the smallest failure."""
+    __tracebackhide__ = True
+    import hypothesis
+
+    from pytest_mcp_contract._fuzz.strategies import Unsupported, checker
+
+    judge = Judge([replace(expectation, met=0) for expectation in accepting], settings.allow, settings.noted)
+    allows: dict[str, Callable[[Any], bool]] = {}
+    for tool in tools.values():
+        with contextlib.suppress(Unsupported):
+            allows[tool.name] = checker(tool.input_schema or {"type": "object"})
+    callable_ = [tool for tool in callable_tools(tools, settings) if tool.name in allows]
+    search = _Search(time.monotonic() + settings.fuzz_deadline)
+
+    @contextlib.contextmanager
+    def chain() -> Iterator[_Chain]:
+        with contextlib.ExitStack() as stack:
+            reader = client
+            if fresh is not None and open_client is not None:
+                from pytest_mcp_contract._servers.sandbox import sandbox
+
+                box = stack.enter_context(sandbox())
+                reader = open_client(stack.enter_context(fresh(box)))
+                stack.callback(reader.close)
+            # Reads that check a promise are calls too: of the tools a sequence may call, no other.
+            readers = {tool.name: tool for tool in callable_}
+            made = _Chain(reader, others, readers, judge, search.tallies, settings.volatile, search.over, allows=allows)
+            search.sequences += 1
+            try:
+                yield made
+            finally:
+                search.calls += len(made.calls)
+
+    machine = _machine(chain, callable_, allows, search)
+    if settings.fuzz_seed is not None:
+        machine = hypothesis.seed(settings.fuzz_seed)(machine)
+    limits = hypothesis.settings(
+        search_settings(settings.sequences, None), stateful_step_count=settings.sequence_length
+    )
+    found, flaky = _searched(machine, limits, search)
+    return Sequenced(search.sequences, search.calls, found, search.stopped, flaky, search.tallies)
+
+
+def _searched(
+    machine: type[RuleBasedStateMachine], limits: hypothesis.settings, search: _Search
+) -> tuple[Failure | None, bool]:
+    """Run the search: the smallest failure it found (``None``: none), and whether it was flaky."""
+    __tracebackhide__ = True
+    from hypothesis.errors import FlakyFailure, Unsatisfiable
+    from hypothesis.stateful import run_state_machine_as_test
+
+    try:
+        run_state_machine_as_test(machine, settings=limits)
+    except _Broke as broke:
+        return broke.failure, False
+    except _Stop:
+        search.stopped = search.stopped or "the server went away, so the search stopped"
+        return search.best, False
+    except _NeedsCapability as needs:
+        search.stopped = f"a tool asked the client for what it cannot give ({needs})"
+        return search.best, False
+    except FlakyFailure as error:
+        inner = next((each for each in error.exceptions if isinstance(each, _Broke)), None)
+        if inner is None:
+            raise
+        return inner.failure, True
+    except Unsatisfiable:
+        pass
+    return None, False
+
+
+@dataclass
+class _Search:
+    """How far the search got: what it ran, the last failure, why it stopped."""
+
+    ends: float
+    sequences: int = 0
+    calls: int = 0
+    best: Failure | None = None
+    stopped: str = ""
+    tallies: dict[str, CallTally] = field(default_factory=dict)
+
+    def over(self) -> bool:
+        if time.monotonic() > self.ends:
+            self.stopped = "the time limit (mcp_contract_fuzz_deadline) ended the search"
+            return True
+        return False
+
+
+def _machine(
+    chain: Callable[[], contextlib.AbstractContextManager[_Chain]],
+    tools: Sequence[Tool],
+    allows: Mapping[str, Callable[[Any], bool]],
+    search: _Search,
+) -> type[RuleBasedStateMachine]:
+    """The state machine: each step draws a tool, then arguments that draw first on what earlier answers returned."""
+    from hypothesis import strategies as st
+    from hypothesis.stateful import RuleBasedStateMachine, rule
+
+    from pytest_mcp_contract._fuzz.strategies import arguments
+
+    class Sequences(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self._closing = contextlib.ExitStack()
+            self.chain = self._closing.enter_context(chain())
+
+        @rule(data=st.data())
+        def call(self, data: st.DataObject) -> None:
+            tool = data.draw(st.sampled_from(tools), label="tool")
+            drawn = arguments(tool.input_schema, (), allows[tool.name], flowing=self.chain.flowing(tool))
+            given = data.draw(drawn, label="arguments")
+            try:
+                self.chain.step(tool, given)
+            except _Broke as broke:
+                search.best = broke.failure
+                raise
+
+        def teardown(self) -> None:
+            self._closing.close()
+
+    return Sequences

@@ -1,0 +1,107 @@
+"""A sandbox the plugin owns: a fresh server whose ``HOME``, ``TMPDIR`` and XDG folders are private
+folders of its own, removed afterwards.
+
+A command is started anew with those variables in its environment; a factory target
+(``module:build()``) is called anew with them set in ``os.environ`` (and ``tempfile``'s folder moved)
+while the server lives, then put back. A server the plugin cannot make again (a module-level object,
+a URL, an object a conftest built) has no sandbox: :func:`fresh` says why in one line.
+
+What a private ``HOME`` cannot hold back: a server that writes to a database, a bucket or an API named
+in its environment or its code writes there still.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from pytest_mcp_contract._servers.kinds import as_target, remade
+from pytest_mcp_contract._servers.lifespans import Lifespans
+
+FOLDERS: Final[Mapping[str, tuple[str, ...]]] = {
+    "home": ("HOME", "USERPROFILE"),
+    "tmp": ("TMPDIR", "TMP", "TEMP"),
+    "config": ("XDG_CONFIG_HOME", "APPDATA"),
+    "data": ("XDG_DATA_HOME", "LOCALAPPDATA"),
+    "cache": ("XDG_CACHE_HOME",),
+    "state": ("XDG_STATE_HOME",),
+}
+"""Each private folder, and the variables that point a program at it (POSIX and Windows alike)."""
+FOLDER_PREFIX: Final = "mcp-contract-sandbox-"
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """Private folders for one fresh server, and the variables that point at them."""
+
+    folder: Path
+    env: Mapping[str, str]
+
+
+@contextlib.contextmanager
+def sandbox() -> Iterator[Sandbox]:
+    """New private folders, removed when the block ends (whatever the server left in them)."""
+    folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+    try:
+        env: dict[str, str] = {}
+        for name, variables in FOLDERS.items():
+            (folder / name).mkdir(mode=0o700)
+            env.update(dict.fromkeys(variables, str(folder / name)))
+        yield Sandbox(folder, env)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+Fresh = Callable[[Sandbox], contextlib.AbstractContextManager[object]]
+"""Makes a fresh server inside a sandbox, for as long as the block lasts."""
+
+
+def fresh(server: object) -> Fresh | str:
+    """How to have ``server`` anew inside a sandbox, or why it cannot be had (one clause, for a line
+    that says the run goes on without the sandbox)."""
+    target = as_target(server)
+    remake = remade(server)
+    if remake is not None:
+        return lambda box: _made_again(remake, box)
+    if target.started_here:  # each session starts it: a copy with the sandbox's variables starts it fresh
+        return lambda box: contextlib.nullcontext(target.started_with(box.env))
+    if target.external:
+        return f"{target.label} runs elsewhere, and a new session reaches the same server"
+    return (
+        f"{target.label} is one object for the whole run (a module-level server, or one a conftest built); "
+        "point the target at the function that builds it (module:build()) for a fresh one per sequence"
+    )
+
+
+@contextlib.contextmanager
+def _made_again(remake: Callable[[Lifespans], object], box: Sandbox) -> Iterator[object]:
+    lifespans = Lifespans()
+    with environment(box.env):
+        try:
+            yield remake(lifespans)
+        finally:
+            lifespans.close()
+
+
+@contextlib.contextmanager
+def environment(values: Mapping[str, str]) -> Iterator[None]:
+    """``values`` in ``os.environ`` (and ``tempfile``'s folder at the sandbox's), put back after."""
+    before = {name: os.environ.get(name) for name in values}
+    folder = tempfile.tempdir
+    os.environ.update(values)
+    tempfile.tempdir = values.get("TMPDIR", folder)
+    try:
+        yield
+    finally:
+        tempfile.tempdir = folder
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
