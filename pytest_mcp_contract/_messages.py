@@ -122,7 +122,7 @@ def header_fuzz_seed(calls: int, seed: int | None, *, chosen: bool) -> str:
 
 def header_sequences(count: int, length: int, seed: int | None, *, sandbox: bool, seed_shown: bool) -> str:
     where = (
-        "each on a fresh server in a sandbox (mcp_contract_sandbox)"
+        "each on a fresh server in a sandbox (mcp_contract_sandbox; a target the plugin can make anew)"
         if sandbox
         else "on the server as it is, calling only the tools fuzzing may call (the rest: mcp_contract_sandbox = true)"
     )
@@ -1235,18 +1235,17 @@ def sequence_found(
 
 
 def sequences_without_sandbox(server: str, why: str) -> str:
-    """The one line for a target the sandbox cannot make anew: the sequences run on the shared server."""
-    return (
-        f"mcp_contract_sandbox: no fresh server for {server}: {why}. The sequences run on it as it is, calling "
-        "only the tools fuzzing may call"
-    )
+    """Why the sequences ran without the sandbox the project asked for (a target it cannot make anew)."""
+    return f"mcp_contract_sandbox: no fresh server for {server}: {why}; so only the tools fuzzing may call were called"
 
 
 def sequences_fact(seen: Any) -> str:
     """The summary's line for one server's sequences (a ``SequencesSeen``)."""
     where = "each on a fresh server in a sandbox" if seen.sandboxed else "on the server as it is"
     stopped = f"; {seen.stopped}" if seen.stopped else ""
-    return f"{plural(seen.sequences, 'sequence')} on {seen.server}, {plural(seen.calls, 'call')}, {where}{stopped}"
+    told = f" ({seen.unsandboxed})" if seen.unsandboxed else ""
+    ran = f"{plural(seen.sequences, 'sequence')} on {seen.server}, {plural(seen.calls, 'call')}, {where}"
+    return f"{ran}{told}{stopped}"
 
 
 def no_sandbox(server: str, why: str) -> str:
@@ -1259,9 +1258,10 @@ def sequences_none_callable(tools: int, *, sandboxed: bool) -> str:
     if sandboxed:
         return f"no sequence: every one of the {plural(tools, 'listed tool')} is in mcp_contract_sandbox_deny"
     return (
-        f"no sequence: none of the {plural(tools, 'listed tool')} says readOnlyHint: true or is opted in "
-        "(mcp_contract_fuzz_allow); a sequence calls the tools that may write only in a sandbox: "
-        "mcp_contract_sandbox = true"
+        f"no sequence: none of the {plural(tools, 'listed tool')} may be called; outside a sandbox a sequence calls "
+        "only the tools that say readOnlyHint: true or that mcp_contract_fuzz_allow names, and never those in "
+        "mcp_contract_sandbox_deny (mcp_contract_sandbox = true gives each sequence a fresh server, where it may "
+        "call the others)"
     )
 
 

@@ -120,12 +120,12 @@ class _Stop(BaseException):
 
 
 def callable_tools(tools: Mapping[str, Tool], settings: Settings) -> list[Tool]:
-    """The tools a sequence may call: in a sandbox every one but those denied; else what fuzzing may call."""
-    allowed = (
-        [tool for tool in tools.values() if tool.name not in settings.sandbox_deny]
-        if settings.sandbox
-        else [tool for tool in tools.values() if fuzzed(tool, settings)]
-    )
+    """The tools a sequence may call: in a sandbox every one, else what fuzzing may call; never one denied."""
+    allowed = [
+        tool
+        for tool in tools.values()
+        if tool.name not in settings.sandbox_deny and (settings.sandbox or fuzzed(tool, settings))
+    ]
     return sorted(allowed, key=lambda tool: tool.name)
 
 
@@ -370,6 +370,11 @@ def _searched(
         return inner.failure, True
     except Unsatisfiable:
         pass
+    except Exception:
+        # Stopped mid-sequence (the time limit, a server gone), Hypothesis may find the next try drew less.
+        if not search.stopped:
+            raise
+        return search.best, False
     return None, False
 
 

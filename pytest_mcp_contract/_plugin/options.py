@@ -232,7 +232,7 @@ def add_options(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "mcp_contract_sandbox_deny",
-        "Tools a sequence never calls, even in the sandbox (they reach outside it: mail, payments), by name.",
+        "Tools a sequence never calls, in the sandbox or not (they reach outside it: mail, payments), by name.",
         type="linelist",
         default=[],
     )

@@ -92,6 +92,8 @@ class SequencesSeen(Record):
     calls: int = 0
     sandboxed: bool = False
     stopped: str = ""
+    unsandboxed: str = ""
+    """Why the sandbox the project asked for could not be had (the sequences ran without it)."""
 
 
 @dataclass(frozen=True)

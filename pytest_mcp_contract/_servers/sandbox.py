@@ -75,7 +75,7 @@ def fresh(server: object) -> Fresh | str:
         return f"{target.label} runs elsewhere, and a new session reaches the same server"
     return (
         f"{target.label} is one object for the whole run (a module-level server, or one a conftest built); "
-        "point the target at the function that builds it (module:build()) for a fresh one per sequence"
+        "point the target at the function that builds it (module:build()), so a fresh one can be made"
     )
 
 

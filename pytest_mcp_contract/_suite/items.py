@@ -389,9 +389,7 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
         __tracebackhide__ = True
         import dataclasses
         import shlex
-        import warnings
 
-        from pytest_mcp_contract._errors import McpContractWarning
         from pytest_mcp_contract._fuzz.replay import replay_test
         from pytest_mcp_contract._fuzz.sequences import callable_tools, run_sequences
         from pytest_mcp_contract._servers.kinds import server_label
@@ -401,16 +399,16 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
         server = request.getfixturevalue("mcp_contract_server")
         pool: SessionPool = request.getfixturevalue(POOL_FIXTURE)
         making = fresh(server) if settings.sandbox else None
-        if isinstance(making, str):  # said once, and the run goes on as without the sandbox
-            warnings.warn(
-                McpContractWarning(messages.sequences_without_sandbox(server_label(server), making)), stacklevel=1
-            )
+        unsandboxed = ""
+        if isinstance(making, str):  # the summary says so, and the run goes on as without the sandbox
+            unsandboxed = messages.sequences_without_sandbox(server_label(server), making)
             settings_now, making = dataclasses.replace(settings, sandbox=False), None
         else:
             settings_now = settings
         tools = client.tools
         if not callable_tools(tools, settings_now):
-            pytest.skip(messages.sequences_none_callable(len(tools), sandboxed=settings_now.sandbox))
+            why = messages.sequences_none_callable(len(tools), sandboxed=settings_now.sandbox)
+            pytest.skip(f"{why}; {unsandboxed}" if unsandboxed else why)
         done = run_sequences(
             client,
             tools,
@@ -423,7 +421,9 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
         server_name = _name(request)
         for name, tally in sorted(done.tallies.items()):
             tally.write(request.node, server=server_name, tool=name)
-        SequencesSeen(server_name, done.sequences, done.calls, making is not None, done.stopped).write(request.node)
+        SequencesSeen(server_name, done.sequences, done.calls, making is not None, done.stopped, unsandboxed).write(
+            request.node
+        )
         failure = done.failure
         if failure is None:
             return

@@ -72,7 +72,7 @@ def _found(notes: dict[str, dict[str, Any]], note_id: str) -> dict[str, Any]:
 
 
 def build(fixed: bool = False) -> MCPServer:
-    mcp = MCPServer("notebook", log_level="ERROR")
+    mcp = MCPServer("notebook", log_level="CRITICAL")  # a tool error is no news here
     shown: dict[str, str] = {}
     """Each note's text as last told: a cache that the broken delete forgets to update."""
 
@@ -139,6 +139,9 @@ def build(fixed: bool = False) -> MCPServer:
 
     return mcp
 
+
+mended = build(fixed=True)
+"""One object for the whole run: no sandbox can make it anew."""
 
 if __name__ == "__main__":
     build(fixed="--fixed" in sys.argv).run()
