@@ -322,6 +322,15 @@ def test_the_example_of_tool_name_invalid_is_what_a_hand_written_listing_gets(pr
     assert_says(_printed(result), EXAMPLES["tool-name-invalid"])
 
 
+def test_the_example_of_hint_violated_is_what_a_sequence_finds_in_the_notebook(project: Project) -> None:
+    project.configure(f"{SERVERS / 'notebook.py'}:build()", suite=True, mcp_contract_sandbox="true")
+    project.tests("def test_plain():\n    pass\n")
+    sequences = ("--mcp-contract-sequences", "40", "--mcp-contract-fuzz-seed", "1", "-p", "no:randomly")
+    result = project.run("tox.ini::sequences", *sequences)
+    result.assert_outcomes(failed=1)
+    assert_says(_printed(result), EXAMPLES["hint-violated"])
+
+
 def test_the_example_of_text_missing_is_what_the_check_says() -> None:
     from mcp.types import Tool
 
