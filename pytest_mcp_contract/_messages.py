@@ -1248,6 +1248,11 @@ def sequences_fact(seen: Any) -> str:
     return f"{ran}{told}{stopped}"
 
 
+def sequences_progress(sequences: int, total: int, calls: int) -> str:
+    """A long sequences item's progress line (Hypothesis may run a few more than asked, and shrinking more)."""
+    return f"  sequences: {sequences} run ({total} asked), {plural(calls, 'call')}"
+
+
 def no_sandbox(server: str, why: str) -> str:
     """Why a test that asks for ``mcp_contract_sandbox`` cannot have one."""
     return f"mcp_contract_sandbox: no fresh server for {server}: {why}."

@@ -300,9 +300,11 @@ def run_sequences(
     fresh: Fresh | None = None,
     open_client: Callable[[object], McpContract] | None = None,
     accepting: Sequence[Expectation] = (),
+    progress: Callable[[int, int], None] | None = None,
 ) -> Sequenced:
     """Run ``settings.sequences`` generated sequences, each on a fresh server when ``fresh`` makes one
-    (``open_client`` opens its session), else on ``client``'s; returns what they did and the smallest failure."""
+    (``open_client`` opens its session), else on ``client``'s; returns what they did and the smallest failure.
+    ``progress`` is told the sequences and calls made so far after each sequence."""
     __tracebackhide__ = True
     import hypothesis
 
@@ -334,6 +336,8 @@ def run_sequences(
                 yield made
             finally:
                 search.calls += len(made.calls)
+                if progress is not None:
+                    progress(search.sequences, search.calls)
 
     machine = _machine(chain, callable_, allows, search)
     if settings.fuzz_seed is not None:

@@ -417,6 +417,7 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
             fresh=making,
             open_client=pool.fresh,
             accepting=expectations(request.node),
+            progress=_progress(request.config, settings.sequences),
         )
         server_name = _name(request)
         for name, tally in sorted(done.tallies.items()):
@@ -447,6 +448,33 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
 
     sequences.__module__ = __name__
     return sequences
+
+
+PROGRESS_EVERY: Final = 10.0
+"""Seconds between two progress lines of a long sequences item."""
+
+
+def _progress(config: pytest.Config, total: int) -> Callable[[int, int], None] | None:
+    """A line every :data:`PROGRESS_EVERY` seconds while the sequences run (where a terminal shows it:
+    not on an xdist worker, not under ``-q -q``), so a long search is not taken for a hang."""
+    import contextlib
+    import time
+
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or config.get_verbosity() < -1:
+        return None
+    last = time.monotonic()
+
+    def told(sequences: int, calls: int) -> None:
+        nonlocal last
+        if time.monotonic() - last >= PROGRESS_EVERY:
+            last = time.monotonic()
+            # Past the test's capture, as pytest's live logging writes.
+            with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+                reporter.write_line(messages.sequences_progress(sequences, total, calls))
+
+    return told
 
 
 def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:

@@ -270,3 +270,16 @@ def test_the_docs_show_a_sequence_failure(project: Project) -> None:
     result = project.run("tox.ini::sequences", *SEQUENCES, *DEADLINE)
     result.assert_outcomes(failed=1)
     assert_says(result.stdout.str(), quoted("sequence-failure"))
+
+
+def test_a_long_search_tells_its_progress(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_mcp_contract._suite import items
+
+    monkeypatch.setattr(items, "PROGRESS_EVERY", 0.0)  # a line after every sequence, not every 10 s
+    project.configure(f"{NOTEBOOK}:build(fixed=True)", suite=True, mcp_contract_sandbox="true")
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("tox.ini::sequences", "--mcp-contract-sequences", "3", "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["  sequences: 1 run (3 asked), * calls", "  sequences: 2 run (3 asked), * calls"])
+    quiet = project.run("tox.ini::sequences", "--mcp-contract-sequences", "3", "-p", "no:randomly", "-qq")
+    quiet.stdout.no_fnmatch_line("*sequences: 1 run*")
