@@ -147,6 +147,8 @@ class _Chain:
     read: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     """The read-only calls made, by tool name and arguments."""
     allows: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
+    fits: dict[tuple[str, str], Callable[[Any], bool]] = field(default_factory=dict)
+    """By tool and argument: whether a value earlier answers returned suits the argument's schema."""
 
     def step(self, tool: Tool, arguments: dict[str, Any]) -> None:
         hint = hint_of(tool)
@@ -207,12 +209,14 @@ class _Chain:
         del self.pools[: max(len(self.pools) - _POOL * 8, 0)]
 
     def flowing(self, tool: Tool) -> dict[str, list[Any]]:
-        """By argument name, the values earlier answers returned under a matching name, oldest first."""
+        """By argument name, the values earlier answers returned under a matching name that the argument's
+        schema takes (its type and format), oldest first."""
         schema = tool.input_schema or {}
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         found: dict[str, list[Any]] = {}
-        for name in properties or {}:
-            values = [value for key, value in self.pools if names_match(name, key)]
+        for name, part in (properties or {}).items():
+            fits = self.fits.setdefault((tool.name, name), _fits(part, schema))
+            values = [value for key, value in self.pools if names_match(name, key) and fits(value)]
             if values:
                 found[name] = list(dict.fromkeys(values))[:_POOL]
         return found
@@ -269,6 +273,30 @@ class _Chain:
                 raise _Broke(Failure(list(self.calls), verdict.failing, compared))
 
 
+def _fits(part: object, root: Mapping[str, Any]) -> Callable[[Any], bool]:
+    """Whether a value suits an argument's schema ``part`` (its ``$ref``s read in ``root``), formats
+    included: an ``id`` that is a number never feeds a string argument, nor a name a ``uuid`` one.
+    The arguments drawn are still checked whole against the input schema before they are sent."""
+    from jsonschema import FormatChecker
+    from jsonschema.validators import validator_for
+
+    if not isinstance(part, dict):
+        return lambda _value: part is not False
+    schema = {**{key: root[key] for key in ("$defs", "definitions") if key in root}, **part}
+    try:
+        validator = validator_for(schema)(schema, format_checker=FormatChecker())
+    except Exception:  # a schema jsonschema cannot read: the whole-call check decides
+        return lambda _value: True
+
+    def fits(value: Any) -> bool:
+        try:
+            return bool(validator.is_valid(value))
+        except Exception:  # a pattern Python cannot read
+            return False
+
+    return fits
+
+
 def names_match(argument: str, key: str) -> bool:
     """Whether an answer's ``key`` may feed an ``argument``: the same name (``_`` and case aside), or an
     ``id`` for a name that ends in one (``note_id``, ``noteId``)."""
@@ -317,6 +345,7 @@ def run_sequences(
             allows[tool.name] = checker(tool.input_schema or {"type": "object"})
     callable_ = [tool for tool in callable_tools(tools, settings) if tool.name in allows]
     search = _Search(time.monotonic() + settings.fuzz_deadline)
+    fits: dict[tuple[str, str], Callable[[Any], bool]] = {}  # built once for every sequence
 
     @contextlib.contextmanager
     def chain() -> Iterator[_Chain]:
@@ -330,7 +359,9 @@ def run_sequences(
                 stack.callback(reader.close)
             # Reads that check a promise are calls too: of the tools a sequence may call, no other.
             readers = {tool.name: tool for tool in callable_}
-            made = _Chain(reader, others, readers, judge, search.tallies, settings.volatile, search.over, allows=allows)
+            made = _Chain(
+                reader, others, readers, judge, search.tallies, settings.volatile, search.over, allows=allows, fits=fits
+            )
             search.sequences += 1
             try:
                 yield made
