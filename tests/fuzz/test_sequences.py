@@ -265,9 +265,11 @@ def test_a_bad_count_is_a_usage_error(project: Project, line: tuple[str, str], e
 
 
 def test_the_docs_show_a_sequence_failure(project: Project) -> None:
-    project.configure(f"{NOTEBOOK}:build()", suite=True, mcp_contract_sandbox="true")
+    project.pytester.makepyprojecttoml(
+        f'[tool.pytest.ini_options]\nmcp_contract_server = "{NOTEBOOK}:build()"\nmcp_contract_sandbox = true\n'
+    )
     project.tests("def test_plain():\n    pass\n")
-    result = project.run("tox.ini::sequences", *SEQUENCES, *DEADLINE)
+    result = project.run("pyproject.toml::sequences", *SEQUENCES, *DEADLINE)
     result.assert_outcomes(failed=1)
     assert_says(result.stdout.str(), quoted("sequence-failure"))
 
