@@ -1253,6 +1253,19 @@ def sequences_progress(sequences: int, total: int, calls: int) -> str:
     return f"  sequences: {sequences} run ({total} asked), {plural(calls, 'call')}"
 
 
+def sandbox_unopened(error: str, ran: int) -> str:
+    """A fresh server in the sandbox that did not open (after ``ran`` sequences): what the session said,
+    and what the sandbox changes."""
+    head = "no sequence ran" if not ran else f"the search stopped after {plural(ran, 'sequence')}"
+    return (
+        f"{head}: the fresh server in the sandbox (mcp_contract_sandbox) did not open: {error}\n"
+        "In the sandbox HOME, TMPDIR and the XDG folders are private and empty: a command that finds itself "
+        "through HOME (a pyenv shim, a package in ~/.npm or ~/.local) or a server that needs a file there "
+        "fails. Point the target at the interpreter or the installed script (stdio:{python} -m your_server), "
+        "or give the server what it needs in mcp_contract_server_env."
+    )
+
+
 def no_sandbox(server: str, why: str) -> str:
     """Why a test that asks for ``mcp_contract_sandbox`` cannot have one."""
     return f"mcp_contract_sandbox: no fresh server for {server}: {why}."

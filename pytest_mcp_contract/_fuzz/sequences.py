@@ -20,14 +20,17 @@ import random
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.answer import Answer
 from pytest_mcp_contract._contract.checks import hint_kept
 from pytest_mcp_contract._contract.expect import Expectation, Judge
 from pytest_mcp_contract._contract.hints import Hint, Observation, hint_of, observation, reads_only, volatile
 from pytest_mcp_contract._contract.shapes import answer_value
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._fuzz.fuzzer import _NeedsCapability, fuzzed, probe, search_settings
 from pytest_mcp_contract._json.value import parse
 from pytest_mcp_contract._run.records import CallTally
@@ -103,6 +106,8 @@ class Sequenced:
     flaky: bool = False
     tallies: Mapping[str, CallTally] = field(default_factory=dict)
     """By tool: the calls the sequences made, and what became of their findings."""
+    unopened: str = ""
+    """Why no fresh server could be had in the sandbox (the search stopped at once), or ``""``."""
 
 
 _Reads = list[tuple[int, Observation | None]]
@@ -347,16 +352,18 @@ def run_sequences(
     search = _Search(time.monotonic() + settings.fuzz_deadline)
     fits: dict[tuple[str, str], Callable[[Any], bool]] = {}  # built once for every sequence
 
+    servers = _Servers(fresh, open_client) if fresh is not None and open_client is not None else None
+
     @contextlib.contextmanager
     def chain() -> Iterator[_Chain]:
         with contextlib.ExitStack() as stack:
             reader = client
-            if fresh is not None and open_client is not None:
-                from pytest_mcp_contract._servers.sandbox import sandbox
-
-                box = stack.enter_context(sandbox())
-                reader = open_client(stack.enter_context(fresh(box)))
-                stack.callback(reader.close)
+            if servers is not None:
+                try:
+                    reader = stack.enter_context(servers.take())
+                except McpContractError as error:  # no sequence can run: the search stops at once
+                    search.unopened = messages.sandbox_unopened(str(error), search.sequences)
+                    raise _Stop from None
             # Reads that check a promise are calls too: of the tools a sequence may call, no other.
             readers = {tool.name: tool for tool in callable_}
             made = _Chain(
@@ -376,8 +383,14 @@ def run_sequences(
     limits = hypothesis.settings(
         search_settings(settings.sequences, None), stateful_step_count=settings.sequence_length
     )
-    found, flaky = _searched(machine, limits, search)
-    return Sequenced(search.sequences, search.calls, found, search.stopped, flaky, search.tallies)
+    try:
+        found, flaky = _searched(machine, limits, search)
+    finally:
+        if servers is not None:
+            servers.close()
+    if search.unopened:
+        search.stopped = "a fresh server in the sandbox did not open, so the search stopped"
+    return Sequenced(search.sequences, search.calls, found, search.stopped, flaky, search.tallies, search.unopened)
 
 
 def _searched(
@@ -413,6 +426,54 @@ def _searched(
     return None, False
 
 
+class _Servers:
+    """Fresh servers in sandboxes, each with its session open. Where each server is a process of its
+    own, the next one starts while a sequence runs, so no sequence waits for its server's start (one
+    may be started that no sequence takes: it is closed with the search)."""
+
+    def __init__(self, fresh: Fresh, open_client: Callable[[object], McpContract]) -> None:
+        self._fresh = fresh
+        self._open_client = open_client
+        self._ahead = ThreadPoolExecutor(1, thread_name_prefix="mcp-contract sandbox") if fresh.apart else None
+        self._next: Future[_Opened] | None = None
+
+    @contextlib.contextmanager
+    def take(self) -> Iterator[McpContract]:
+        """The next fresh server's session, closed with its sandbox when the block ends."""
+        waiting, self._next = self._next, None
+        stack, made = waiting.result() if waiting is not None else self._opened()
+        if self._ahead is not None:
+            self._next = self._ahead.submit(self._opened)
+        with stack:
+            yield made
+
+    def _opened(self) -> _Opened:
+        from pytest_mcp_contract._servers.sandbox import sandbox
+
+        stack = contextlib.ExitStack()
+        try:
+            box = stack.enter_context(sandbox())
+            made = self._open_client(stack.enter_context(self._fresh(box)))
+            stack.callback(made.close)
+        except BaseException:
+            stack.close()
+            raise
+        return stack, made
+
+    def close(self) -> None:
+        """Close the server started for a sequence that never came."""
+        waiting, self._next = self._next, None
+        if waiting is not None:
+            with contextlib.suppress(Exception):
+                waiting.result()[0].close()
+        if self._ahead is not None:
+            self._ahead.shutdown()
+
+
+_Opened = tuple[contextlib.ExitStack, "McpContract"]
+"""A fresh server's session, and what closes it and its sandbox."""
+
+
 @dataclass
 class _Search:
     """How far the search got: what it ran, the last failure, why it stopped."""
@@ -423,6 +484,7 @@ class _Search:
     best: Failure | None = None
     stopped: str = ""
     tallies: dict[str, CallTally] = field(default_factory=dict)
+    unopened: str = ""
 
     def over(self) -> bool:
         if time.monotonic() > self.ends:

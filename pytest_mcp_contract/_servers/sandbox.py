@@ -58,8 +58,17 @@ def sandbox() -> Iterator[Sandbox]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-Fresh = Callable[[Sandbox], contextlib.AbstractContextManager[object]]
-"""Makes a fresh server inside a sandbox, for as long as the block lasts."""
+@dataclass(frozen=True)
+class Fresh:
+    """Makes a fresh server inside a sandbox, for as long as the block lasts."""
+
+    make: Callable[[Sandbox], contextlib.AbstractContextManager[object]]
+    apart: bool
+    """Each server is a process of its own: one may start while another runs (a factory's server
+    lives in this process, under variables set in ``os.environ``: one at a time)."""
+
+    def __call__(self, box: Sandbox) -> contextlib.AbstractContextManager[object]:
+        return self.make(box)
 
 
 def fresh(server: object) -> Fresh | str:
@@ -68,9 +77,9 @@ def fresh(server: object) -> Fresh | str:
     target = as_target(server)
     remake = remade(server)
     if remake is not None:
-        return lambda box: _made_again(remake, box)
+        return Fresh(lambda box: _made_again(remake, box), apart=False)
     if target.started_here:  # each session starts it: a copy with the sandbox's variables starts it fresh
-        return lambda box: contextlib.nullcontext(target.started_with(box.env))
+        return Fresh(lambda box: contextlib.nullcontext(target.started_with(box.env)), apart=True)
     if target.external:
         return f"{target.label} runs elsewhere, and a new session reaches the same server"
     return (

@@ -426,6 +426,8 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
             request.node
         )
         failure = done.failure
+        if failure is None and done.unopened:
+            pytest.fail(writable(done.unopened), pytrace=False)
         if failure is None:
             return
         seed = f" --mcp-contract-fuzz-seed {settings.fuzz_seed}" if settings.fuzz_seed is not None else ""

@@ -9,7 +9,10 @@ The inner runs' HOME is the pytester folder (pytester sets it): the notebook wri
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
+import sys
 import textwrap
 
 import pytest
@@ -285,3 +288,29 @@ def test_a_long_search_tells_its_progress(project: Project, monkeypatch: pytest.
     result.stdout.fnmatch_lines(["  sequences: 1 run (3 asked), * calls", "  sequences: 2 run (3 asked), * calls"])
     quiet = project.run("tox.ini::sequences", "--mcp-contract-sequences", "3", "-p", "no:randomly", "-qq")
     quiet.stdout.no_fnmatch_line("*sequences: 1 run*")
+
+
+def test_a_fresh_server_that_does_not_open_in_the_sandbox_stops_at_once_saying_why(project: Project) -> None:
+    # A command that starts only with the real HOME, as a pyenv shim or an npx cache would.
+    home = project.pytester.path
+    command = f'[ "$HOME" = {home} ] && exec {sys.executable} {NOTEBOOK} --fixed'
+    project.pytester.makepyprojecttoml(
+        f"[tool.pytest.ini_options]\nmcp_contract_server = {json.dumps('stdio:sh -c ' + shlex.quote(command))}\n"
+        "mcp_contract_sandbox = true\n"
+    )
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("pyproject.toml::sequences", *SEQUENCES)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "no sequence ran: the fresh server in the sandbox (mcp_contract_sandbox) did not open: could not open an "
+            "MCP session to the stdio server *: * The server process exited with code 1.",
+            "*",
+            "In the sandbox HOME, TMPDIR and the XDG folders are private and empty: a command that finds itself "
+            "through HOME (a pyenv shim, a package in ~/.npm or ~/.local) or a server that needs a file there "
+            "fails. *",
+            "*",
+            "sequences: 0 sequences on notebook, 0 calls, each on a fresh server in a sandbox; a fresh server in the "
+            "sandbox did not open, so the search stopped",
+        ]
+    )
