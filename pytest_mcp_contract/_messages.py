@@ -1245,7 +1245,14 @@ def sequences_fact(seen: Any) -> str:
     stopped = f"; {seen.stopped}" if seen.stopped else ""
     told = f" ({seen.unsandboxed})" if seen.unsandboxed else ""
     ran = f"{plural(seen.sequences, 'sequence')} on {seen.server}, {plural(seen.calls, 'call')}, {where}"
-    return f"{ran}{told}{stopped}"
+    unconfirmed = (
+        f"; {seen.unconfirmed} seemed broken once but held when the same calls were made again: no finding "
+        "(a value that changes on its own, as a clock at second resolution, or another client meanwhile: name "
+        "a volatile key in mcp_contract_volatile)"
+        if seen.unconfirmed
+        else ""
+    )
+    return f"{ran}{told}{stopped}{unconfirmed}"
 
 
 def sequences_progress(sequences: int, total: int, calls: int) -> str:
@@ -1263,6 +1270,29 @@ def sandbox_unopened(error: str, ran: int) -> str:
         "through HOME (a pyenv shim, a package in ~/.npm or ~/.local) or a server that needs a file there "
         "fails. Point the target at the interpreter or the installed script (stdio:{python} -m your_server), "
         "or give the server what it needs in mcp_contract_server_env."
+    )
+
+
+SANDBOX_NOT_ASYNC: Final = (
+    "mcp_contract_sandbox gives mcp_contract a fresh server; mcp_contract_async has none of its own in the "
+    "sandbox: use mcp_contract in a test that asks for the sandbox"
+)
+
+
+def sequences_ungenerable(tools: Sequence[str]) -> str:
+    """Why the sequences item skips: no callable tool's input schema can be generated from."""
+    return (
+        f"no sequence: arguments cannot be generated from the input schema of any tool a sequence may call "
+        f"({', '.join(tools)}); the fuzz item of each says why"
+    )
+
+
+def sandbox_lists_otherwise(tool: str) -> str:
+    """A fresh server in the sandbox that does not list a tool the server outside it lists."""
+    return (
+        f"the search stopped: the fresh server in the sandbox (mcp_contract_sandbox) does not list {tool!r}, which "
+        "the server lists outside it: its tools depend on what its HOME or XDG folders hold. Give the server what "
+        "it needs in mcp_contract_server_env, or deny the tool (mcp_contract_sandbox_deny)."
     )
 
 

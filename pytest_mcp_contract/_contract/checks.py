@@ -557,7 +557,6 @@ def hint_kept(
         return []
     place, was, now = found[0]
     shown = place.removeprefix("/value") if place.startswith("/value") else place
-    was, now = (None if value is MISSING else value for value in (was, now))
     message = messages.hint_violated(
         tool,
         hint,
@@ -577,7 +576,7 @@ def hint_kept(
             path=None if place == "/error" else shown,
             subject="sequence",
             rule=hint,
-            expected=was,
-            found=now,
+            expected=None if was is MISSING else was,
+            found=None if now is MISSING else now,
         )
     ]

@@ -26,6 +26,8 @@ Hint = Literal["readOnlyHint", "idempotentHint"]
 
 _LIMIT: Final = 20
 """At most this many places that differ are told; one is enough to break the promise."""
+_VOLATILE_LIMIT: Final = 100_000
+"""Every place that changes on its own is left out, however many."""
 
 
 def hint_of(tool: Tool) -> Hint | None:
@@ -71,7 +73,7 @@ def observation(outcome: Outcome) -> Observation | None:
 
 def volatile(first: Observation, second: Observation) -> list[str]:
     """The places that changed between two observations with no call in between: they change on their own."""
-    return [place for place, _a, _b in differences(first.compared, second.compared, _LIMIT)]
+    return [place for place, _a, _b in differences(first.compared, second.compared, _VOLATILE_LIMIT)]
 
 
 def changed(

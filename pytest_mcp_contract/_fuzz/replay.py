@@ -45,7 +45,7 @@ def replay_test(failure: Failure, *, sandboxed: bool, name: str = "test_sequence
                 earlier, place = found
                 if earlier not in variables:
                     variables[earlier] = _variable(calls[earlier].tool, variables.values())
-                taken[key] = variables[earlier] + _subscript(place)
+                taken[key] = variables[earlier] + _subscript(place, calls[earlier].value)
         sources.append(taken)
     uses_json = False
     body: list[str] = []
@@ -56,7 +56,10 @@ def replay_test(failure: Failure, *, sandboxed: bool, name: str = "test_sequence
             for key, value in call.arguments.items()
         )
         broke_here = index == last and comparison is None
-        error = ", expect_error=True" if call.error and not broke_here else ""
+        # The read after the call expects what the read before it got: a kept promise passes either way.
+        after = comparison is not None and index == comparison.after
+        expected = calls[comparison.before].error if comparison is not None and after else call.error
+        error = ", expect_error=True" if expected and not broke_here else ""
         made = f"mcp_contract.call_tool({json.dumps(call.tool, ensure_ascii=False)}, {{{shown}}}{error})"
         variable = variables.get(index)
         if variable is None:
@@ -68,13 +71,16 @@ def replay_test(failure: Failure, *, sandboxed: bool, name: str = "test_sequence
             read = f"json.loads({made}.content[{call.text_block}].text)"
         elif call.value is not None or (index in compared and comparison is not None and comparison.structured):
             read = f"{made}.{STRUCTURED}"
+        elif index in compared:  # words, or a tool error: what the model reads
+            read = f"[getattr(block, 'text', None) for block in {made}.content]"
         else:
             read = f"{made}.content"
         body.append(f"{variable} = {read}")
     if comparison is not None:
         first, second = compared[comparison.before], compared[comparison.after]
         words = json.dumps(f"hint-violated: {comparison.tool} says {comparison.hint}: true", ensure_ascii=False)
-        body.append(f"assert {_compared(second, comparison)} == {_compared(first, comparison)}, {words}")
+        held = calls[comparison.before].value
+        body.append(f"assert {_compared(second, comparison, held)} == {_compared(first, comparison, held)}, {words}")
     fixtures = "mcp_contract_sandbox, mcp_contract" if sandboxed else "mcp_contract"
     lines = [*(["import json", "", ""] if uses_json else []), f"def {name}({fixtures}):"]
     return lines + [f"    {line}" for line in body]
@@ -106,25 +112,40 @@ def _find(held: Any, key: str, value: Any, names_match: Any) -> str | None:
     return None
 
 
-def _subscript(place: str) -> str:
-    """``/notes/0/id`` as ``["notes"][0]["id"]``."""
+def _subscript(place: str, held: Any) -> str:
+    """``/notes/0/id`` as ``["notes"][0]["id"]``: a part is an index where ``held`` has a list there, else a
+    key (``"2024"`` stays a string key in an object)."""
     if not place:
         return ""
     parts = [part.replace("~1", "/").replace("~0", "~") for part in place.split("/")[1:]]
-    return "".join(f"[{part}]" if part.isdigit() else f"[{json.dumps(part, ensure_ascii=False)}]" for part in parts)
+    shown = []
+    for part in parts:
+        if isinstance(held, list) and part.isdigit():
+            shown.append(f"[{part}]")
+            held = held[int(part)] if int(part) < len(held) else None
+        else:
+            shown.append(f"[{json.dumps(part, ensure_ascii=False)}]")
+            held = held.get(part) if isinstance(held, dict) else None
+    return "".join(shown)
 
 
-def _compared(variable: str, comparison: Comparison) -> str:
+def _compared(variable: str, comparison: Comparison, held: Any) -> str:
     """What the assert compares of a read: all of it, unless places of it change on its own; then the
-    container of the place that changed (a key at the top: read with ``.get``, as it may be absent)."""
+    place that changed (a key read with ``.get``, as it may be absent; an item of a list, the list)."""
     place = comparison.place
-    if not comparison.masked or not place or not comparison.structured:
+    if not comparison.masked or not place or held is None:
         return variable
     parent, _, last = place.rpartition("/")
-    if parent:
-        return variable + _subscript(parent)
+    container: Any = held
+    for part in [part.replace("~1", "/").replace("~0", "~") for part in parent.split("/")[1:]]:
+        if isinstance(container, list) and part.isdigit() and int(part) < len(container):
+            container = container[int(part)]
+        else:
+            container = container.get(part) if isinstance(container, dict) else None
+    if not isinstance(container, dict):
+        return variable + _subscript(parent, held)
     key = last.replace("~1", "/").replace("~0", "~")
-    return f"{variable}.get({json.dumps(key, ensure_ascii=False)})"
+    return f"{variable}{_subscript(parent, held)}.get({json.dumps(key, ensure_ascii=False)})"
 
 
 def _variable(tool: str, taken: Any) -> str:

@@ -30,7 +30,7 @@ from pytest_mcp_contract._contract.checks import hint_kept
 from pytest_mcp_contract._contract.expect import Expectation, Judge
 from pytest_mcp_contract._contract.hints import Hint, Observation, hint_of, observation, reads_only, volatile
 from pytest_mcp_contract._contract.shapes import answer_value
-from pytest_mcp_contract._errors import McpContractError
+from pytest_mcp_contract._errors import McpContractError, UnknownToolError
 from pytest_mcp_contract._fuzz.fuzzer import _NeedsCapability, fuzzed, probe, search_settings
 from pytest_mcp_contract._json.value import parse
 from pytest_mcp_contract._run.records import CallTally
@@ -108,6 +108,10 @@ class Sequenced:
     """By tool: the calls the sequences made, and what became of their findings."""
     unopened: str = ""
     """Why no fresh server could be had in the sandbox (the search stopped at once), or ``""``."""
+    unconfirmed: str = ""
+    """The promise seen broken once but kept when the same calls came again (``tool's hint``), or ``""``."""
+    ungenerable: tuple[str, ...] = ()
+    """The tools a sequence may call, when no input schema of theirs can be generated from (no sequence ran)."""
 
 
 _Reads = list[tuple[int, Observation | None]]
@@ -146,6 +150,8 @@ class _Chain:
     """By tool: its calls, and what became of their findings (for the report's table)."""
     volatile_names: Sequence[str]
     over: Callable[[], bool]
+    halt: Callable[[str], None] = lambda _why: None
+    """Told why no sequence can go on (the search stops)."""
     calls: list[Call] = field(default_factory=list)
     pools: list[tuple[str, Any]] = field(default_factory=list)
     """``(name, value)``: each value an answer returned, under the key that held it."""
@@ -181,6 +187,9 @@ class _Chain:
         outside = random.getstate()  # the server must not see the random state Hypothesis seeded
         try:
             probed = probe(self.client, tool, arguments, self.judge, self.others, replay=False)
+        except UnknownToolError:  # a fresh server that lists otherwise than the one the suite listed
+            self.halt(messages.sandbox_lists_otherwise(tool.name))
+            raise _Stop from None
         finally:
             random.setstate(outside)
         self.tallies.setdefault(tool.name, CallTally()).count(probed.verdict)
@@ -349,6 +358,8 @@ def run_sequences(
         with contextlib.suppress(Unsupported):
             allows[tool.name] = checker(tool.input_schema or {"type": "object"})
     callable_ = [tool for tool in callable_tools(tools, settings) if tool.name in allows]
+    if not callable_:
+        return Sequenced(0, 0, ungenerable=tuple(tool.name for tool in callable_tools(tools, settings)))
     search = _Search(time.monotonic() + settings.fuzz_deadline)
     fits: dict[tuple[str, str], Callable[[Any], bool]] = {}  # built once for every sequence
 
@@ -367,7 +378,16 @@ def run_sequences(
             # Reads that check a promise are calls too: of the tools a sequence may call, no other.
             readers = {tool.name: tool for tool in callable_}
             made = _Chain(
-                reader, others, readers, judge, search.tallies, settings.volatile, search.over, allows=allows, fits=fits
+                reader,
+                others,
+                readers,
+                judge,
+                search.tallies,
+                settings.volatile,
+                search.over,
+                search.halt,
+                allows=allows,
+                fits=fits,
             )
             search.sequences += 1
             try:
@@ -389,8 +409,18 @@ def run_sequences(
         if servers is not None:
             servers.close()
     if search.unopened:
-        search.stopped = "a fresh server in the sandbox did not open, so the search stopped"
-    return Sequenced(search.sequences, search.calls, found, search.stopped, flaky, search.tallies, search.unopened)
+        search.stopped = "the sandbox could not serve a sequence, so the search stopped"
+    unconfirmed = search.unconfirmed.comparison if search.unconfirmed is not None else None
+    return Sequenced(
+        search.sequences,
+        search.calls,
+        found,
+        search.stopped,
+        flaky,
+        search.tallies,
+        search.unopened,
+        f"{unconfirmed.tool}'s {unconfirmed.hint}" if unconfirmed is not None else "",
+    )
 
 
 def _searched(
@@ -398,7 +428,7 @@ def _searched(
 ) -> tuple[Failure | None, bool]:
     """Run the search: the smallest failure it found (``None``: none), and whether it was flaky."""
     __tracebackhide__ = True
-    from hypothesis.errors import FlakyFailure, Unsatisfiable
+    from hypothesis.errors import FlakyFailure, FlakyStrategyDefinition, Unsatisfiable
     from hypothesis.stateful import run_state_machine_as_test
 
     try:
@@ -415,15 +445,27 @@ def _searched(
         inner = next((each for each in error.exceptions if isinstance(each, _Broke)), None)
         if inner is None:
             raise
-        return inner.failure, True
+        return _unreliable(inner.failure, search)
     except Unsatisfiable:
         pass
-    except Exception:
-        # Stopped mid-sequence (the time limit, a server gone), Hypothesis may find the next try drew less.
-        if not search.stopped:
-            raise
-        return search.best, False
+    except Exception as error:
+        if search.stopped:  # stopped mid-sequence (the time limit), the next try may have drawn less
+            return search.best, False
+        # A failure whose replay drew otherwise (answers that differ from run to run feed the arguments).
+        if isinstance(error, FlakyStrategyDefinition) and search.best is not None:
+            return _unreliable(search.best, search)
+        raise
     return None, False
+
+
+def _unreliable(failure: Failure, search: _Search) -> tuple[Failure | None, bool]:
+    """A failure the same calls did not bring back: a check's finding stands, marked flaky; a promise
+    seen broken once and kept the next time proves nothing (a value that moves on its own, a clock at
+    second resolution, or another client meanwhile), so it is only told in the summary."""
+    if failure.comparison is not None:
+        search.unconfirmed = failure
+        return None, False
+    return failure, True
 
 
 class _Servers:
@@ -485,6 +527,11 @@ class _Search:
     stopped: str = ""
     tallies: dict[str, CallTally] = field(default_factory=dict)
     unopened: str = ""
+    unconfirmed: Failure | None = None
+    """A promise seen broken once that held when the same calls were made again: no finding."""
+
+    def halt(self, why: str) -> None:
+        self.unopened = why
 
     def over(self) -> bool:
         if time.monotonic() > self.ends:

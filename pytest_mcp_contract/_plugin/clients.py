@@ -79,7 +79,7 @@ async def own_session(request: pytest.FixtureRequest, server: object) -> AsyncIt
 def sandboxed(request: pytest.FixtureRequest, server: object) -> Iterator[Path]:
     """A fresh server in a sandbox for the test (``mcp_contract_sandbox``): its session in the test's
     stash while the test runs, the sandbox's folder given; closed and removed after."""
-    from pytest_mcp_contract._client.session import SessionError
+    from pytest_mcp_contract._errors import McpContractError
     from pytest_mcp_contract._servers.kinds import server_label
     from pytest_mcp_contract._servers.sandbox import fresh, sandbox
 
@@ -87,11 +87,17 @@ def sandboxed(request: pytest.FixtureRequest, server: object) -> Iterator[Path]:
     making = fresh(server)
     if isinstance(making, str):
         pytest.fail(messages.no_sandbox(server_label(server), making), pytrace=False)
+    if "mcp_contract_async" in request.fixturenames:
+        pytest.fail(messages.SANDBOX_NOT_ASYNC, pytrace=False)
+    # pytest's own temporary folder made now, not inside the sandbox (whose TMPDIR goes with it).
+    request.getfixturevalue("tmp_path_factory").getbasetemp()
+    version = request.node.stash.get(MARKED_VERSION, None)
+    opening = request.config.stash[POOL].opener(server, version)
     with sandbox() as box, making(box) as made:
         problem = None
         try:
-            contract = request.config.stash[POOL].fresh(made)
-        except SessionError as error:
+            contract = opening(made)
+        except McpContractError as error:  # a session that did not open, a factory that made nothing fresh
             problem = str(error)
         if problem is not None:
             pytest.fail(problem, pytrace=False)

@@ -217,8 +217,8 @@ def add_options(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "mcp_contract_sequence_length",
-        "Calls a generated sequence makes at most, beside the reads that check hints "
-        f"(default: {DEFAULT_SEQUENCE_LENGTH}).",
+        "Steps a generated sequence takes at most: a call each (two for a tool that says idempotentHint), beside "
+        f"the reads that check a promise (default: {DEFAULT_SEQUENCE_LENGTH}).",
         type="string",
         default=str(DEFAULT_SEQUENCE_LENGTH),
     )

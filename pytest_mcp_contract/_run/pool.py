@@ -143,12 +143,16 @@ class SessionPool:
         contract.session.pooled = True  # its failures tell of the next test's new session
         return contract
 
-    def fresh(self, server: object) -> McpContract:
-        """A session of its own to a server a sandbox made (``_servers.sandbox``), under the first version:
-        neither pooled nor watched, the caller closes it with the sandbox."""
+    def opener(self, server: object, version: str | None = None) -> Callable[[object], McpContract]:
+        """What opens a session of its own to each fresh server a sandbox makes of ``server``
+        (``_servers.sandbox``), under ``version`` (by default the first): neither pooled nor watched,
+        the caller closes it with the sandbox. Its options are read here, once, on the run's thread
+        (a fresh server may be opened on another: the next sequence's, while one runs)."""
         from pytest_mcp_contract._client.sync_client import McpContract
 
-        return McpContract(server, **self.session_options(server), version=self.first_version)
+        options = self.session_options(server)
+        chosen = version or self.first_version
+        return lambda fresh: McpContract(fresh, **options, version=chosen)
 
     def callbacks(self, server: object) -> dict[str, Any]:
         """The callbacks the ``pytest_mcp_contract_callbacks`` hook gives ``server``'s client, checked:

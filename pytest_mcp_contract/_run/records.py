@@ -94,6 +94,8 @@ class SequencesSeen(Record):
     stopped: str = ""
     unsandboxed: str = ""
     """Why the sandbox the project asked for could not be had (the sequences ran without it)."""
+    unconfirmed: str = ""
+    """A promise seen broken once but kept when the same calls came again (``tool's hint``): no finding."""
 
 
 @dataclass(frozen=True)

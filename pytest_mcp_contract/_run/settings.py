@@ -79,7 +79,8 @@ class Settings:
     sequences: int = 0
     """Generated chains of calls per server (``--mcp-contract-sequences``); 0: none."""
     sequence_length: int = DEFAULT_SEQUENCE_LENGTH
-    """At most this many steps a sequence (ini ``mcp_contract_sequence_length``)."""
+    """At most this many steps a sequence: a call each, two for a tool that says ``idempotentHint``, beside the
+    reads that check a promise (ini ``mcp_contract_sequence_length``)."""
     sandbox: bool = False
     """Each sequence runs on a fresh server with private HOME, TMPDIR and XDG folders (ini ``mcp_contract_sandbox``)."""
     sandbox_deny: frozenset[str] = frozenset()
@@ -278,7 +279,12 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
             "--mcp-contract-sequences adds an item to the generated contract suite, which mcp_contract_suite = false "
             "switches off. Switch it on for the run: -o mcp_contract_suite=true"
         )
-    length = _count(config, "mcp_contract_sequence_length", None, "calls a sequence makes at most")
+    length = _count(config, "mcp_contract_sequence_length", None, "steps a sequence takes at most")
+    if not length:
+        raise pytest.UsageError(
+            "mcp_contract_sequence_length = 0 leaves a sequence no step; give the steps a sequence takes at most, "
+            f"e.g. mcp_contract_sequence_length = {DEFAULT_SEQUENCE_LENGTH} (the default)"
+        )
     seed, chosen = _fuzz_seed(config, fuzz or sequences)
     against = _against(config, project, snapshot_dir) if load else None
     return Settings(
@@ -307,7 +313,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
             word for line in cast("list[str]", config.getini("mcp_contract_fuzz_allow")) for word in line.split()
         ),
         sequences=sequences,
-        sequence_length=length or DEFAULT_SEQUENCE_LENGTH,
+        sequence_length=length,
         sandbox=bool(config.getini("mcp_contract_sandbox")),
         sandbox_deny=frozenset(
             word for line in cast("list[str]", config.getini("mcp_contract_sandbox_deny")) for word in line.split()

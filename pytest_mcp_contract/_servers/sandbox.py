@@ -15,12 +15,15 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 import tempfile
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from pytest_mcp_contract._errors import McpContractError
 from pytest_mcp_contract._servers.kinds import as_target, remade
 from pytest_mcp_contract._servers.lifespans import Lifespans
 
@@ -55,7 +58,21 @@ def sandbox() -> Iterator[Sandbox]:
             env.update(dict.fromkeys(variables, str(folder / name)))
         yield Sandbox(folder, env)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        _remove(folder)
+
+
+def _remove(folder: Path) -> None:
+    """Remove the sandbox, also what a server left read-only in it (a module cache)."""
+
+    def writable_then_again(function: Callable[[str], object], path: str, _error: object) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(path), 0o700)
+            os.chmod(path, 0o700)
+            function(path)
+
+    handler = {"onexc" if sys.version_info >= (3, 12) else "onerror": writable_then_again}
+    with contextlib.suppress(OSError):
+        shutil.rmtree(folder, **handler)  # type: ignore[arg-type]  # (the keyword Python 3.12 renamed)
 
 
 @dataclass(frozen=True)
@@ -77,7 +94,8 @@ def fresh(server: object) -> Fresh | str:
     target = as_target(server)
     remake = remade(server)
     if remake is not None:
-        return Fresh(lambda box: _made_again(remake, box), apart=False)
+        made = _Made(server)
+        return Fresh(lambda box: _made_again(remake, box, made), apart=False)
     if target.started_here:  # each session starts it: a copy with the sandbox's variables starts it fresh
         return Fresh(lambda box: contextlib.nullcontext(target.started_with(box.env)), apart=True)
     if target.external:
@@ -88,12 +106,42 @@ def fresh(server: object) -> Fresh | str:
     )
 
 
+class SandboxError(McpContractError):
+    """No fresh server can be had; the message says why, for the user."""
+
+
+class _Made:
+    """The servers a factory made so far (weakly): a factory that hands one out again makes nothing fresh."""
+
+    def __init__(self, first: object) -> None:
+        self._seen: weakref.WeakSet[object] = weakref.WeakSet()
+        self._first = first
+        self.add(first)
+
+    def add(self, server: object) -> None:
+        with contextlib.suppress(TypeError):  # no weak reference: only the first is compared
+            self._seen.add(server)
+
+    def before(self, server: object) -> bool:
+        try:
+            return server is self._first or server in self._seen
+        except TypeError:
+            return server is self._first
+
+
 @contextlib.contextmanager
-def _made_again(remake: Callable[[Lifespans], object], box: Sandbox) -> Iterator[object]:
+def _made_again(remake: Callable[[Lifespans], object], box: Sandbox, made: _Made) -> Iterator[object]:
     lifespans = Lifespans()
     with environment(box.env):
         try:
-            yield remake(lifespans)
+            server = remake(lifespans)
+            if made.before(server):  # a cached or module-level server, handed out again: not fresh
+                raise SandboxError(
+                    f"the factory returned the same {type(server).__name__} object again (a module-level server, or "
+                    "one it caches), so no fresh server can be had; make it build a new server at each call"
+                )
+            made.add(server)
+            yield server
         finally:
             lifespans.close()
 

@@ -415,16 +415,18 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
             settings_now,
             others=others,
             fresh=making,
-            open_client=pool.fresh,
+            open_client=pool.opener(server),
             accepting=expectations(request.node),
             progress=_progress(request.config, settings.sequences),
         )
+        if done.ungenerable:
+            pytest.skip(messages.sequences_ungenerable(done.ungenerable))
         server_name = _name(request)
         for name, tally in sorted(done.tallies.items()):
             tally.write(request.node, server=server_name, tool=name)
-        SequencesSeen(server_name, done.sequences, done.calls, making is not None, done.stopped, unsandboxed).write(
-            request.node
-        )
+        SequencesSeen(
+            server_name, done.sequences, done.calls, making is not None, done.stopped, unsandboxed, done.unconfirmed
+        ).write(request.node)
         failure = done.failure
         if failure is None and done.unopened:
             pytest.fail(writable(done.unopened), pytrace=False)
@@ -432,7 +434,8 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
             return
         seed = f" --mcp-contract-fuzz-seed {settings.fuzz_seed}" if settings.fuzz_seed is not None else ""
         command = f"pytest {shlex.quote(request.node.nodeid)} --mcp-contract-sequences {settings.sequences}{seed}"
-        name = f"test_sequence_seed_{settings.fuzz_seed}" if settings.fuzz_seed is not None else "test_sequence"
+        seed_shown = str(settings.fuzz_seed).replace("-", "minus_")
+        name = f"test_sequence_seed_{seed_shown}" if settings.fuzz_seed is not None else "test_sequence"
         last = failure.calls[-1]
         compared = failure.comparison
         tool, arguments = (compared.tool, compared.arguments) if compared is not None else (last.tool, last.arguments)
@@ -464,7 +467,7 @@ def _progress(config: pytest.Config, total: int) -> Callable[[int, int], None] |
 
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     capture = config.pluginmanager.get_plugin("capturemanager")
-    if reporter is None or config.get_verbosity() < -1:
+    if reporter is None or config.get_verbosity() < -1 or hasattr(config, "workerinput"):
         return None
     last = time.monotonic()
 

@@ -69,17 +69,20 @@ def test_a_value_from_json_text_is_read_with_json_loads_and_names_do_not_clash()
     ("place", "masked", "compared"),
     [
         ("/notes", False, "after == before"),
-        ("/notes/0/title", True, 'after["notes"][0] == before["notes"][0]'),
+        ("/notes/0/title", True, 'after["notes"][0].get("title") == before["notes"][0].get("title")'),
+        ("/notes/1", True, 'after["notes"] == before["notes"]'),
+        ("/by_year/2024", True, 'after["by_year"].get("2024") == before["by_year"].get("2024")'),
         ("/count", True, 'after.get("count") == before.get("count")'),
     ],
 )
 def test_a_broken_promise_ends_in_an_assert_on_the_two_reads(place: str, masked: bool, compared: str) -> None:
+    listed = {"notes": [{"id": "n1", "title": "a"}], "by_year": {"2024": 1}, "count": 1}
     calls = [
         Call("create", {}, error=False, value={"id": "n1"}),
-        Call("list", {}, error=False, value={"notes": []}, read=True),
+        Call("list", {}, error=False, value=listed, read=True),
         Call("stats", {}, error=False, value={"at": 1}, read=True),
         Call("archive", {"id": "n1"}, error=False, value={"id": "n1"}),
-        Call("list", {}, error=False, value={"notes": []}, read=True),
+        Call("list", {}, error=True, read=True),
     ]
     comparison = Comparison("readOnlyHint", "archive", {"id": "n1"}, 1, 4, place, structured=True, masked=masked)
     lines = replay_test(Failure(calls, BROKE, comparison), sandboxed=True)
@@ -91,3 +94,18 @@ def test_a_broken_promise_ends_in_an_assert_on_the_two_reads(place: str, masked:
         f'    assert {compared}, "hint-violated: archive says readOnlyHint: true"',
     ]
     compile("\n".join(lines), "pasted", "exec")
+
+
+def test_the_read_after_expects_what_the_read_before_got_so_a_kept_promise_passes() -> None:
+    # Before the call the read answered; after it, an error: the printed read after does not expect one,
+    # so on the broken server it fails there, and on a mended one both reads answer and compare equal.
+    calls = [
+        Call("get", {"id": "n1"}, error=False, value={"id": "n1"}, read=True),
+        Call("archive", {"id": "n1"}, error=False),
+        Call("get", {"id": "n1"}, error=True, read=True),
+    ]
+    comparison = Comparison("readOnlyHint", "archive", {"id": "n1"}, 0, 2, "", structured=True)
+    assert replay_test(Failure(calls, BROKE, comparison), sandboxed=True)[-2:] == [
+        f'    after = mcp_contract.call_tool("get", {{"id": before["id"]}}).{STRUCTURED}',
+        '    assert after == before, "hint-violated: archive says readOnlyHint: true"',
+    ]

@@ -255,8 +255,13 @@ def test_the_sandbox_fixture_gives_the_test_a_fresh_server_in_private_folders(
         ),
         (
             ("-o", "mcp_contract_sequence_length=-2"),
-            "ERROR: mcp_contract_sequence_length = '-2' is not a count; give the number of calls a sequence makes at "
+            "ERROR: mcp_contract_sequence_length = '-2' is not a count; give the number of steps a sequence takes at "
             "most, e.g. mcp_contract_sequence_length = 20",
+        ),
+        (
+            ("-o", "mcp_contract_sequence_length=0"),
+            "ERROR: mcp_contract_sequence_length = 0 leaves a sequence no step; give the steps a sequence takes at "
+            "most, e.g. mcp_contract_sequence_length = 8 (the default)",
         ),
     ],
 )
@@ -310,7 +315,41 @@ def test_a_fresh_server_that_does_not_open_in_the_sandbox_stops_at_once_saying_w
             "through HOME (a pyenv shim, a package in ~/.npm or ~/.local) or a server that needs a file there "
             "fails. *",
             "*",
-            "sequences: 0 sequences on notebook, 0 calls, each on a fresh server in a sandbox; a fresh server in the "
-            "sandbox did not open, so the search stopped",
+            "sequences: 0 sequences on notebook, 0 calls, each on a fresh server in a sandbox; the sandbox could not "
+            "serve a sequence, so the search stopped",
+        ]
+    )
+
+
+GLIMPSE = SERVERS / "glimpse.py"
+
+
+def test_a_broken_promise_not_seen_again_when_replayed_is_no_finding_and_the_summary_says_so(
+    project: Project,
+) -> None:
+    project.configure(f"{GLIMPSE}:build", suite=True, mcp_contract_sandbox="true")
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("tox.ini::sequences", *SEQUENCES, "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "sequences: * sequences on glimpse, * calls, each on a fresh server in a sandbox; glimpse's readOnlyHint "
+            "seemed broken once but held when the same calls were made again: no finding (a value that changes on "
+            "its own, as a clock at second resolution, or another client meanwhile: name a volatile key in "
+            "mcp_contract_volatile)"
+        ]
+    )
+
+
+def test_a_factory_that_hands_out_the_same_server_makes_nothing_fresh(project: Project) -> None:
+    project.configure(f"{GLIMPSE}:same", suite=True, mcp_contract_sandbox="true")
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("tox.ini::sequences", *SEQUENCES)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "no sequence ran: the fresh server in the sandbox (mcp_contract_sandbox) did not open: the factory "
+            "returned the same MCPServer object again (a module-level server, or one it caches), so no fresh server "
+            "can be had; make it build a new server at each call",
         ]
     )
