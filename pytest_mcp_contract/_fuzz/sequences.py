@@ -229,7 +229,9 @@ class _Chain:
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         found: dict[str, list[Any]] = {}
         for name, part in (properties or {}).items():
-            fits = self.fits.setdefault((tool.name, name), _fits(part, schema))
+            fits = self.fits.get((tool.name, name))
+            if fits is None:  # built once a run: a validator per argument, not per step
+                fits = self.fits[tool.name, name] = _fits(part, schema)
             values = [value for key, value in self.pools if names_match(name, key) and fits(value)]
             if values:
                 found[name] = list(dict.fromkeys(values))[:_POOL]
