@@ -19,7 +19,7 @@ itself), not when one test file is run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 from urllib.parse import unquote
@@ -211,8 +211,9 @@ def fixtures_folder(session: pytest.Session, items: list[pytest.Item]) -> pytest
 
 
 def _items(suite: ContractSuite, settings: Settings, known: Known) -> list[pytest.Item]:
-    """The listing first; per known tool, in name order, its schema, its checks and its snapshotted input
-    schema's example calls; then the cases file's calls in the file's order; then fuzzing."""
+    """The listing first; per known tool, in name order, its schema, its checks (which also make the live
+    input schema's example calls that are not items) and its snapshotted input schema's example calls;
+    then the cases file's calls in the file's order; then fuzzing."""
     from pytest_mcp_contract._run.paths import file_stem, snapshot_path
 
     folder = known.folder or settings.snapshot_dir
@@ -226,7 +227,7 @@ def _items(suite: ContractSuite, settings: Settings, known: Known) -> list[pytes
         for kind, function in (
             ("schema", _schema_test(name, settings, clash, suite.unused)),
             ("against", _against_test(name, settings, folder, base) if base is not None else None),
-            ("checks", _checks_test(name, settings)),
+            ("checks", _checks_test(name, settings, known)),
         ):
             if function is not None:
                 # syrupy finds the snapshot file from the item's path (also on the xdist controller).
@@ -489,7 +490,8 @@ def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
     ``NAME:check``), a listing with no tool, and a protocol version no session could list under. And it
     does what collection could not know to do: each listed tool with no snapshot (new, or the first run)
     gets its file compared (written on ``--snapshot-update``) and its checks; each example call of an input
-    schema the snapshots do not hold is made. It records the names listed, for syrupy's unused files.
+    schema the snapshots do not hold is made, unless the tool's ``checks`` item runs and makes it. It
+    records the names listed, for syrupy's unused files.
     """
 
     def listing(
@@ -525,7 +527,10 @@ def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
             shown = shown_path(known.folder, request.config)
             texts.append(messages.folder_moved(shown, shown_path(folder, request.config)))
         texts += _unseen_tools(request, [tools[name] for name in unseen], folder, settings)
-        texts += _uncollected_calls(request, known, tools, _mcp_contract_suite_client)
+        # A tool's checks item makes its own example calls, so xdist spreads them; these are the rest.
+        checked = _checked_by_item(request.session)
+        others = [name for name in tools if name not in checked]
+        texts += _uncollected_calls(request, known, tools, others, _mcp_contract_suite_client)
         if verdict.failing:
             broken = ContractViolationError(verdict.failing, tool="", listing=server_label(server))
             for text in texts:
@@ -567,17 +572,19 @@ def _unseen_tools(request: pytest.FixtureRequest, tools: list[Tool], folder: Pat
 
 
 def _uncollected_calls(
-    request: pytest.FixtureRequest, known: Known, tools: dict[str, Tool], client: McpContract
+    request: pytest.FixtureRequest, known: Known, tools: dict[str, Tool], names: Iterable[str], client: McpContract
 ) -> list[str]:
-    """The input schemas' example calls collection did not know of (their schema is not snapshotted, or
-    their tool is new), made as their own items would be; why each failed."""
+    """The example calls in the input schemas of ``names`` that collection did not know of (their schema is
+    not snapshotted, or their tool is new), made as their own items would be; why each failed."""
     __tracebackhide__ = True
     from pytest_mcp_contract._suite.cases import schema_cases, unique
 
-    live = [case for name in sorted(tools) for case in schema_cases(name, tools[name].input_schema)]
+    wanted = set(names)
+    live = [case for name in sorted(wanted) for case in schema_cases(name, tools[name].input_schema)]
     collected = known.case_ids()
     texts = []
-    for case in unique(live + [case for case in known.cases if case.from_file]):
+    # Ids are made unique per tool, against the cases file's too, as collection makes them.
+    for case in unique(live + [case for case in known.cases if case.from_file and case.tool in wanted]):
         if case.from_file or (case.tool, case.id) in collected:
             continue
         try:
@@ -586,6 +593,15 @@ def _uncollected_calls(
             shown = "\n".join([str(error), *getattr(error, "__notes__", [])])
             texts.append(f"call[{case.tool}-{case.id}]: {shown}")
     return texts
+
+
+def _checked_by_item(session: pytest.Session) -> set[str]:
+    """The tools whose ``checks`` item this run holds (on every xdist worker, the items of the whole run)."""
+    return {
+        item.tool_name
+        for item in session.items
+        if isinstance(item, ContractItem) and item.name == f"checks[{item.tool_name}]"
+    }
 
 
 def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: UnusedSnapshots) -> Callable[..., None]:
@@ -648,10 +664,25 @@ def _against_test(
     return against
 
 
-def _checks_test(tool_name: str, settings: Settings) -> Callable[..., None]:
+def _checks_test(tool_name: str, settings: Settings, known: Known) -> Callable[..., None]:
+    """The tool's listing checked, then the examples in its live input schema that collection did not know
+    of made (``call[TOOL-ID]``): here rather than in the listing item, so pytest-xdist spreads them."""
+
     def checks(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
         __tracebackhide__ = True
-        _run_tool_checks(request, tool_name, settings)
+
+        def examples() -> list[str]:
+            return _uncollected_calls(request, known, _client(request).tools, [tool_name], _mcp_contract_suite_client)
+
+        try:
+            _run_tool_checks(request, tool_name, settings)
+        except ContractViolationError as broken:
+            for text in examples():  # the calls are made all the same: each case reaches the server once a run
+                broken.add_note(text)
+            raise
+        texts = examples()
+        if texts:
+            pytest.fail(writable("\n\n".join(texts)), pytrace=False)
 
     checks.__module__ = __name__
     return checks

@@ -58,6 +58,28 @@ def test_examples_of_an_input_schema_not_snapshotted_are_called_by_the_listing_i
     collected.stdout.no_fnmatch_line("*::call*")
 
 
+def test_examples_not_snapshotted_are_called_by_their_tools_checks_item(project: Project) -> None:
+    # Once the tools are known, each tool's checks item makes its own examples' calls, so pytest-xdist
+    # spreads them over its workers; the listing item makes those of tools with no checks item in the run.
+    source = WEATHER_WITH_EXAMPLES.replace('examples=["London", "São Paulo"]', 'examples=["London", "Atlantis"]')
+    project.pytester.makepyfile(weather=source)
+    project.configure("weather.py:mcp", suite=True)
+    project.run("--snapshot-update").assert_outcomes(failed=1)
+    failure = [
+        'call[[]get_weather-atlantis[]]: tool \'get_weather\' called with {"city": "Atlantis"} *',
+        "*server-side cause: ValueError: upstream has no station for Atlantis*",
+        "This call is example 2 in the input schema of 'get_weather': fix the tool, or the example.",
+    ]
+    for extra in ((), ("-n", "2")):
+        result = project.run("-v", *extra)
+        result.assert_outcomes(passed=6, failed=1)
+        result.stdout.fnmatch_lines(["*_ checks[[]get_weather[]] _*", *failure, "tool calls checked: 2, violations: 1"])
+        result.stdout.fnmatch_lines(["*PASSED*tox.ini::listing*" if extra else "tox.ini::listing PASSED*"])
+    alone = project.run("-k", "listing")
+    alone.assert_outcomes(failed=1, deselected=6)
+    alone.stdout.fnmatch_lines(["*_ listing _*", *failure, "tool calls checked: 2, violations: 1"])
+
+
 def test_tools_without_a_case_are_listed_as_not_called(weather: Project) -> None:
     result = weather.run()
     result.assert_outcomes(passed=9)
