@@ -1162,6 +1162,12 @@ EXAMPLES_HOW: Final[Mapping[str | None, str]] = {
 """How a tool's input schema gets examples, in the server's language (``None``: not known)."""
 
 
+TIMED_OUT_STOP: Final = (
+    "a call got no answer within its timeout, so the search stopped there: each smaller try would wait as long"
+)
+"""Why a search stopped at a tool's first timeout (fuzzing, sequences): one is reported, not shrunk."""
+
+
 def fuzz_found(
     tool: str,
     arguments: dict[str, Any],

@@ -165,14 +165,14 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     best: _Broke | None = None
     """The last failure: Hypothesis only tries smaller ones after the first."""
     stopped = ""
-    timed_out = False
+    past_deadline = False
     distinct: set[str] = set()
     outside = random.getstate()
 
     def call(arguments: dict[str, Any]) -> None:
-        nonlocal calls, results, best, stopped, timed_out, outside
+        nonlocal calls, results, best, stopped, past_deadline, outside
         if time.monotonic() > budget_ends:
-            stopped, timed_out = "the time limit (mcp_contract_fuzz_deadline) ended the search", True
+            stopped, past_deadline = "the time limit (mcp_contract_fuzz_deadline) ended the search", True
             raise _Stop
         calls += 1
         # Hypothesis seeds the global random for each example; an in-process server must not see that.
@@ -189,6 +189,10 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         if probed.gone:
             best = _Broke(arguments, probed.violations)
             stopped = "the server is gone, so the search stopped"
+            raise _Stop
+        if probed.timed_out:  # one timeout is enough: the tool's other tries would each wait as long
+            best = _Broke(arguments, probed.violations) if probed.violations else best  # else excused
+            stopped = messages.TIMED_OUT_STOP
             raise _Stop
         if probed.violations:
             best = _Broke(arguments, probed.violations)
@@ -247,7 +251,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             calls,
             results,
             len(distinct),
-            cut_short=timed_out,
+            cut_short=past_deadline,
             violations=found.violations,
             failure=message,
             expected=tally.expected,
@@ -263,7 +267,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         calls,
         results,
         len(distinct),
-        cut_short=timed_out,
+        cut_short=past_deadline,
         expected=tally.expected,
         allowed=tally.allowed,
         noted=tally.noted,
@@ -321,6 +325,11 @@ class Probe:
     """How the project's expectations and allow list sorted what it broke (``None``: nothing)."""
     outcome: Outcome | None = None
     """The answer (or what came instead), under the version the call was sent under."""
+
+    @property
+    def timed_out(self) -> bool:
+        """No answer came within the call's timeout (the server is still there)."""
+        return isinstance(self.outcome, NoAnswer) and not self.outcome.gone
 
 
 def probe(

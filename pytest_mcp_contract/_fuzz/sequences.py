@@ -125,7 +125,13 @@ class _Broke(Exception):
 
 
 class _Stop(BaseException):
-    """Ends the search at once: the time is up, or the server is gone (Hypothesis neither fails nor shrinks)."""
+    """Ends the search at once: the time is up, the server is gone, or a call timed out (Hypothesis neither
+    fails nor shrinks). ``why`` and ``failure``: the search's reason, and the sequence that ended it."""
+
+    def __init__(self, why: str = "", failure: Failure | None = None) -> None:
+        super().__init__(why)
+        self.why = why
+        self.failure = failure
 
 
 def callable_tools(tools: Mapping[str, Tool], settings: Settings) -> list[Tool]:
@@ -198,6 +204,10 @@ class _Chain:
         value = answer_value(result) if result is not None and not result.is_error else None
         block = None if result is None or result.structured_content is not None else _json_block(result)
         self.calls.append(Call(tool.name, arguments, result is None or bool(result.is_error), value, block, read))
+        if probed.timed_out:  # reported once, as it came: each shrunk try would wait as long again
+            raise _Stop(
+                messages.TIMED_OUT_STOP, Failure(list(self.calls), probed.violations) if probed.violations else None
+            )
         if probed.violations or probed.gone:
             raise _Broke(Failure(list(self.calls), probed.violations))
         if value is not None:
@@ -437,7 +447,9 @@ def _searched(
         run_state_machine_as_test(machine, settings=limits)
     except _Broke as broke:
         return broke.failure, False
-    except _Stop:
+    except _Stop as stop:
+        if stop.why:
+            search.stopped, search.best = stop.why, stop.failure or search.best  # an excused one keeps the best
         search.stopped = search.stopped or "the server went away, so the search stopped"
         return search.best, False
     except _NeedsCapability as needs:

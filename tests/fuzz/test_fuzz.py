@@ -535,3 +535,32 @@ def test_a_finding_with_a_lone_surrogate_is_recorded_escaped_and_replayed(projec
     result.stdout.fnmatch_lines(
         ["(replayed from the last run; *", '    mcp_contract.call_tool("picky", {"text": "a\\udfff"})']
     )
+
+
+@pytest.mark.parametrize("transport", ["in process", "stdio"])
+def test_a_tool_that_times_out_is_reported_once_and_the_others_are_still_fuzzed(
+    project: Project, transport: str
+) -> None:
+    # Each try Hypothesis would shrink the call with waits as long: the first timeout ends the tool's search.
+    hanging = SERVERS / "hanging.py"
+    server = f"{hanging}:mcp" if transport == "in process" else f"stdio:{sys.executable} {hanging}"
+    project.configure(server, suite=True, mcp_contract_timeout="0.5")
+    recorded(project, tools=2)
+    result = project.run("--mcp-contract-fuzz", "20", "-k", "fuzz", "-v", "-p", "no:randomly")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "tox.ini::fuzz[[]echo[]] PASSED*",
+            "tox.ini::fuzz[[]stall[]] FAILED*",
+            "fuzzing 'stall' found arguments that break its contract (1 call); the smallest Hypothesis found:",
+            "(a call got no answer within its timeout, so the search stopped there: each smaller try would wait as "
+            "long; these are the smallest arguments found by then)",
+            '    mcp_contract.call_tool("stall", {"key": *})',
+            "*no answer: tool 'stall' did not answer within 0.5 s*",
+        ]
+    )
+    assert result.stdout.str().count("did not answer within") == 1
+    # One call of the hanging tool; the healthy one got its 20.
+    result.stdout.fnmatch_lines(
+        ["echo * 20 * 0 * 0 * 0", "stall * 1 * 1 * 0 * 0", "generated calls: 21 (21 distinct)*"]
+    )

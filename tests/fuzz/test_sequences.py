@@ -353,3 +353,23 @@ def test_a_factory_that_hands_out_the_same_server_makes_nothing_fresh(project: P
             "can be had; make it build a new server at each call",
         ]
     )
+
+
+@pytest.mark.parametrize("transport", ["in process", "over stdio"])
+def test_a_call_that_times_out_ends_the_search_at_once(project: Project, transport: str) -> None:
+    # Shrinking would make the same calls again, each waiting its timeout: the sequence is told as it came.
+    hanging = SERVERS / "hanging.py"
+    server = f"{hanging}:mcp" if transport == "in process" else f"stdio:{sys.executable} {hanging}"
+    project.configure(server, suite=True, mcp_contract_timeout="0.5")
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("tox.ini::sequences", *SEQUENCES, *DEADLINE)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "(a call got no answer within its timeout, so the search stopped there: each smaller try would wait as "
+            "long; this is the smallest sequence found by then)",
+            "*no answer: tool 'stall' did not answer within 0.5 s*",
+        ]
+    )
+    assert result.stdout.str().count("did not answer within") == 1
+    assert re.search(r"^stall\s+\S+\s+\S+\s+1\s+1\s", result.stdout.str(), re.MULTILINE)

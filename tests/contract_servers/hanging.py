@@ -1,0 +1,24 @@
+"""A tool that never answers in time beside one that answers at once: one timeout ends a search."""
+
+import anyio
+from mcp.server import MCPServer
+from mcp.types import ToolAnnotations
+
+mcp = MCPServer("hanging", log_level="CRITICAL")
+READ_ONLY = ToolAnnotations(readOnlyHint=True)
+
+
+@mcp.tool(annotations=READ_ONLY)
+async def stall(key: str) -> str:
+    """Never answers in time, whatever the key."""
+    await anyio.sleep(60)
+    return key
+
+
+@mcp.tool(annotations=READ_ONLY)
+def echo(key: str) -> str:
+    return key
+
+
+if __name__ == "__main__":
+    mcp.run()
