@@ -5,7 +5,7 @@ from mcp.server import MCPServer
 from mcp.types import ToolAnnotations
 
 mcp = MCPServer("hanging", log_level="CRITICAL")
-READ_ONLY = ToolAnnotations(readOnlyHint=True)
+READ_ONLY = ToolAnnotations(read_only_hint=True)
 
 
 @mcp.tool(annotations=READ_ONLY)
