@@ -17,7 +17,7 @@ import pytest
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._contract.shapes import OBSERVED_KEY
 from pytest_mcp_contract._contract.versions import only_root_adapted
-from pytest_mcp_contract._json.value import writable
+from pytest_mcp_contract._json.value import same, writable
 from pytest_mcp_contract._run.paths import shown_path
 from pytest_mcp_contract._run.records import ChangeSeen, SchemaSeen
 from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_annotations, diff_schema, diff_value
@@ -97,15 +97,16 @@ def _settle(
     from pytest_mcp_contract._suite.snapshots import serialize
 
     option = item.config.option
+    text = serialize(data)
     if before is None:
         # --snapshot-update-new-only writes missing snapshots too (syrupy then counts the assertion as passed)
         state = "created" if updating or option.update_new_snapshots_only else "missing"
-    elif before == serialize(data):
+    elif before == text:
         state = "matched"
     else:
         state = "updated" if updating else "changed"
     shown = shown_path(path, item.config)
-    unwritten = _write_failure(path, serialize(data), tool_name, shown, listing) if (updating and not matched) else None
+    unwritten = _write_failure(path, text, tool_name, shown, listing) if (updating and not matched) else None
     if unwritten is not None:
         state = "not written"
     differs = state in ("changed", "updated", "not written")
@@ -155,11 +156,13 @@ def versions_differ(listed: dict[str, Tool], fields: tuple[str, ...]) -> str | N
     from pytest_mcp_contract._suite.snapshots import document, serialize
 
     (first, tool), *others = listed.items()
-    expected = serialize(document(tool, fields))
+    wanted = document(tool, fields)
     for version, other in others:
-        shown = serialize(document(other, fields))
-        if shown == expected or only_root_adapted(tool, other):
+        now = document(other, fields)
+        # Equal as JSON (1 and 1.0 alike) is no difference a client could see, and needs no text.
+        if same(now, wanted) or only_root_adapted(tool, other):
             continue
+        expected, shown = serialize(wanted), serialize(now)
         lines = difflib.unified_diff(
             expected.splitlines(keepends=True), shown.splitlines(keepends=True), fromfile=first, tofile=version
         )
