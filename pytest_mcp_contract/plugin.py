@@ -62,7 +62,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # First: a run that stops on a wrong setting must still tell its servers from an outer run's.
     config.stash[EARLIER_SERVERS] = reaper.recorded()
     config.stash[LIFESPANS] = lifespans = Lifespans()  # a factory target's server may hold things open
-    settings = read_settings(config, lifespans, load=load)
+    # xdist's controller runs no test: it loads the server (the SDK's import, mostly) only once its workers
+    # have started, in pytest_sessionstart, so that it loads while they load theirs; a bad one still stops
+    # the run there with the same usage error.
+    settings = read_settings(config, lifespans, load=load, defer=xdist.distributes(config))
     add_markers(config)
     suite.check_syrupy(config, settings)
     suite.check_cases(settings)
@@ -89,11 +92,26 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_sessionstart(session: pytest.Session) -> Generator[None, None, None]:
     """Check the callbacks the hook gives the configured server, and watch its answers to any client (in
-    process). Nothing starts it: the generated suite is collected from the snapshots (``_plugin/suite``)."""
+    process). Nothing starts it: the generated suite is collected from the snapshots (``_plugin/suite``).
+    On xdist's controller, first load the server, after xdist's own sessionstart started the workers."""
     config = session.config
-    server = config.stash[SETTINGS].server
+    settings = config.stash[SETTINGS]
+    deferred = settings.target is not None and settings.server is None
+    if not deferred:
+        _serve(config, settings.server)
+    yield
+    if deferred:
+        settings.load(config, config.stash[LIFESPANS])
+        report = config.pluginmanager.get_plugin("mcp_contract_report")
+        if isinstance(report, ReportPlugin):
+            report.know_server(config)
+        _serve(config, settings.server)
+
+
+def _serve(config: pytest.Config, server: object | None) -> None:
     if server is not None:
         # A wrong answer of the callbacks hook stops the run here, as a usage error, not in every test.
         config.stash[POOL].callbacks(server)

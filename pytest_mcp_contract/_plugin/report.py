@@ -763,12 +763,8 @@ class ReportPlugin:
         self.unused = unused
         """Told which tools the listing item found listed: syrupy decides here which files are unused (also
         on the xdist controller, which runs no test)."""
-        language: str | None = "python"  # a run with no server: the advice a Python project reads
-        if settings.server is not None:  # the module imports the SDK: not at every pytest start
-            from pytest_mcp_contract._servers.kinds import as_target
-
-            language = as_target(settings.server).language
-        self.report = ContractReport(allow=dict(settings.allow), versions=settings.protocol_versions, language=language)
+        # The language is the server's, once it is known (know_server); a run with none reads Python's advice.
+        self.report = ContractReport(allow=dict(settings.allow), versions=settings.protocol_versions)
         self.removed: list[Path] = []
         self.partial = False  # some items deselected: an allow line not needed may just not have run
         self.ran: set[str] = set()
@@ -779,14 +775,19 @@ class ReportPlugin:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
-        # The configured server's name as far as it is known before a session (the listing item's record,
-        # if it runs, names it as its live session did).
-        if self.settings.server is not None:
+        self.know_server(session.config)
+
+    def know_server(self, config: pytest.Config) -> None:
+        """The configured server's language, and its name as far as it is known before a session (the listing
+        item's record, if it runs, names it as its live session did); nothing until it is loaded."""
+        if self.settings.server is not None:  # the module imports the SDK: not at every pytest start
             from pytest_mcp_contract._servers.kinds import as_target, own_name, server_name
 
-            names = session.config.stash[SERVER_NAMES]
+            names = config.stash[SERVER_NAMES]
+            target = as_target(self.settings.server)
+            self.report.language = target.language
             self.report.main = server_name(self.settings.server, names)
-            self.report.main_told = not as_target(self.settings.server).external
+            self.report.main_told = not target.external
             if self.report.main != own_name(self.settings.server, names):
                 self.report.renamed = own_name(self.settings.server, names)
 

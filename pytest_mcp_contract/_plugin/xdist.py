@@ -29,6 +29,18 @@ def start_worker(config: pytest.Config) -> None:
         reaper.record_in(Path(workerinput[RECORDS]))
 
 
+def distributes(config: pytest.Config) -> bool:
+    """Whether this process is pytest-xdist's controller, which hands every test to its workers and runs
+    none: a distribution mode with workers to start, and not ``--collect-only`` (xdist's own test)."""
+    option = config.option
+    return (
+        not hasattr(config, "workerinput")
+        and getattr(option, "dist", "no") != "no"
+        and bool(getattr(option, "tx", None))
+        and not getattr(option, "collectonly", False)
+    )
+
+
 class XdistPlugin:
     """On the controller: a records folder per worker, swept when a worker dies and when the run ends."""
 

@@ -103,6 +103,12 @@ class Settings:
     tool_names: ToolNames = "spec"
     """Which tool names pass (ini ``mcp_contract_tool_names``): SEP-986's, or only what model APIs take too."""
 
+    def load(self, config: pytest.Config, lifespans: Lifespans) -> None:
+        """Load the target that :func:`read_settings` was told to leave for later (``defer``), into this one
+        object every holder of the run's settings shares; a bad one raises ``pytest.UsageError``."""
+        if self.target is not None and self.server is None:
+            object.__setattr__(self, "server", load_server(config, self.target, self.target_source, lifespans))
+
     @property
     def counting(self) -> bool:
         """Whether the run counts the promises its answers keep (any coverage option asks it to)."""
@@ -221,9 +227,10 @@ def _meant(key: str) -> str | None:
     return close[0] if close else None
 
 
-def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = True) -> Settings:
+def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = True, defer: bool = False) -> Settings:
     """Read and check every option; a bad one raises ``pytest.UsageError`` saying how to fix it.
-    ``lifespans`` keeps what a factory target's server holds open, until the run closes it."""
+    ``lifespans`` keeps what a factory target's server holds open, until the run closes it. ``defer``: the
+    server is loaded later, by :meth:`Settings.load`."""
     if load:  # not for --help or --version
         _check_keys(config)
         _check_quotes(config)
@@ -272,7 +279,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
     if not target:
         target = cast("str", config.getini("mcp_contract_server")).strip() or None
         source = f"mcp_contract_server in {config.inipath.name}" if config.inipath else "mcp_contract_server"
-    server = load_server(config, target, source, lifespans) if target and load else None
+    server = load_server(config, target, source, lifespans) if target and load and not defer else None
     sequences = _count(config, "mcp_contract_sequences", "--mcp-contract-sequences", "sequences per server")
     if sequences and not config.getini("mcp_contract_suite"):
         raise pytest.UsageError(
