@@ -104,7 +104,11 @@ def pytest_sessionstart(session: pytest.Session) -> Generator[None, None, None]:
         _serve(config, settings.server)
     yield
     if deferred:
-        settings.load(config, config.stash[LIFESPANS])
+        try:
+            settings.load(config, config.stash[LIFESPANS])
+        except pytest.UsageError:
+            xdist.stop_workers(config)
+            raise
         report = config.pluginmanager.get_plugin("mcp_contract_report")
         if isinstance(report, ReportPlugin):
             report.know_server(config)

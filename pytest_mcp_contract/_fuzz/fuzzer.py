@@ -190,8 +190,8 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             best = _Broke(arguments, probed.violations)
             stopped = "the server is gone, so the search stopped"
             raise _Stop
-        if probed.timed_out:  # one timeout is enough: the tool's other tries would each wait as long
-            best = _Broke(arguments, probed.violations) if probed.violations else best  # else excused
+        if probed.timed_out and probed.violations:  # not shrunk: each smaller try would wait as long
+            best = _Broke(arguments, probed.violations)
             stopped = messages.TIMED_OUT_STOP
             raise _Stop
         if probed.violations:
@@ -325,11 +325,8 @@ class Probe:
     """How the project's expectations and allow list sorted what it broke (``None``: nothing)."""
     outcome: Outcome | None = None
     """The answer (or what came instead), under the version the call was sent under."""
-
-    @property
-    def timed_out(self) -> bool:
-        """No answer came within the call's timeout (the server is still there)."""
-        return isinstance(self.outcome, NoAnswer) and not self.outcome.gone
+    timed_out: bool = False
+    """No answer came within the call's timeout, under some version it was sent under (the server is still there)."""
 
 
 def probe(
@@ -351,10 +348,10 @@ def probe(
     from pytest_mcp_contract._errors import ClientCapabilityError, ToolTimeoutError
 
     name = tool.name
-    gone = False
+    gone = timed_out = False
 
     def send(sender: McpContract) -> Outcome:
-        nonlocal gone
+        nonlocal gone, timed_out
         try:
             return sender.request(name, arguments)
         except SessionError as error:
@@ -363,6 +360,7 @@ def probe(
         except ClientCapabilityError as error:
             raise _NeedsCapability(str(error)) from None
         except ToolTimeoutError as error:
+            timed_out = True
             return NoAnswer(str(error))
 
     def verdict(reader: McpContract, outcome: Outcome) -> list[Violation]:
@@ -379,7 +377,7 @@ def probe(
     # One judge for every kind of finding, as for the tests' calls: cases, markers and the allow list apply.
     sorted_out = judge.judge(name, answer, violations) if violations else None
     failing = sorted_out.failing if sorted_out is not None else []
-    return Probe(failing, answered, gone=gone, verdict=sorted_out, outcome=done.outcome)
+    return Probe(failing, answered, gone=gone, verdict=sorted_out, outcome=done.outcome, timed_out=timed_out)
 
 
 def _replay(

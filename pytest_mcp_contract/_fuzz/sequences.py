@@ -204,10 +204,8 @@ class _Chain:
         value = answer_value(result) if result is not None and not result.is_error else None
         block = None if result is None or result.structured_content is not None else _json_block(result)
         self.calls.append(Call(tool.name, arguments, result is None or bool(result.is_error), value, block, read))
-        if probed.timed_out:  # reported once, as it came: each shrunk try would wait as long again
-            raise _Stop(
-                messages.TIMED_OUT_STOP, Failure(list(self.calls), probed.violations) if probed.violations else None
-            )
+        if probed.timed_out and probed.violations:  # reported as it came: each shrunk try would wait as long
+            raise _Stop(messages.TIMED_OUT_STOP, Failure(list(self.calls), probed.violations))
         if probed.violations or probed.gone:
             raise _Broke(Failure(list(self.calls), probed.violations))
         if value is not None:
@@ -449,7 +447,7 @@ def _searched(
         return broke.failure, False
     except _Stop as stop:
         if stop.why:
-            search.stopped, search.best = stop.why, stop.failure or search.best  # an excused one keeps the best
+            search.stopped, search.best = stop.why, stop.failure or search.best
         search.stopped = search.stopped or "the server went away, so the search stopped"
         return search.best, False
     except _NeedsCapability as needs:

@@ -424,7 +424,7 @@ def _pattern_strings(pattern: str, low: int, high: int | None) -> SearchStrategy
             high = last if high is None else high if last is None else min(high, last)
         if high is not None and low > high:
             return st.nothing()
-        alphabet = st.from_regex(item, fullmatch=True)
+        alphabet = st.from_regex(item, fullmatch=True, alphabet=_TEXT)  # Hypothesis's default: codec='utf-8'
         strategy = st.text(alphabet, min_size=low, max_size=high if high is not None else low + 20)
     else:
         strategy = st.from_regex(compiled, alphabet=_TEXT)

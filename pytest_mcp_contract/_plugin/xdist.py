@@ -41,6 +41,14 @@ def distributes(config: pytest.Config) -> bool:
     )
 
 
+def stop_workers(config: pytest.Config) -> None:
+    """End the workers xdist started: after a usage error in ``pytest_sessionstart``, pytest skips the
+    ``pytest_sessionfinish`` in which xdist would end them."""
+    dsession = config.pluginmanager.get_plugin("dsession")
+    if dsession is not None:
+        dsession.pytest_sessionfinish()
+
+
 class XdistPlugin:
     """On the controller: a records folder per worker, swept when a worker dies and when the run ends."""
 

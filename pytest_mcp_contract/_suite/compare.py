@@ -159,7 +159,8 @@ def versions_differ(listed: dict[str, Tool], fields: tuple[str, ...]) -> str | N
     wanted = document(tool, fields)
     for version, other in others:
         now = document(other, fields)
-        # Equal as JSON (1 and 1.0 alike) is no difference a client could see, and needs no text.
+        # Equal as JSON needs no text. 1 and 1.0 are one number to JSON Schema and to the wire's JSON; the
+        # snapshot file, compared as text, still tells a 1 that became 1.0.
         if same(now, wanted) or only_root_adapted(tool, other):
             continue
         expected, shown = serialize(wanted), serialize(now)

@@ -1,11 +1,13 @@
 """The contract suite that needs no test code: items per tool of the configured server.
 
 * ``<ini file>::listing`` lists the tools at run time: what the listing breaks, and what collection could not
-  know (a tool new since the snapshots, or every tool on the first run; a schema example not snapshotted);
+  know (a tool new since the snapshots, or every tool on the first run; the schema examples not snapshotted
+  of a tool with no ``checks`` item in the run);
 * ``<ini file>::schema[<tool>]`` compares the tool with its snapshot file (``compare``);
 * ``<ini file>::against[<tool>]`` compares it with its snapshot at the ``--mcp-contract-against`` revision
   (``against``; also for a tool only that revision has);
-* ``<ini file>::checks[<tool>]`` runs the tool-level checks;
+* ``<ini file>::checks[<tool>]`` runs the tool-level checks, then makes the examples of the tool's live input
+  schema that are not items (so pytest-xdist spreads them);
 * ``<ini file>::call[<tool>-<case>]`` makes an example call (``cases``);
 * ``<ini file>::fuzz[<tool>]`` fuzzes it, with ``--mcp-contract-fuzz`` (``_fuzz``).
 

@@ -1,4 +1,5 @@
-"""A tool that never answers in time beside one that answers at once: one timeout ends a search."""
+"""Tools that never answer in time (or every other time) beside one that answers at once: one timeout ends a
+search."""
 
 import anyio
 from mcp.server import MCPServer
@@ -17,6 +18,19 @@ async def stall(key: str) -> str:
 
 @mcp.tool(annotations=READ_ONLY)
 def echo(key: str) -> str:
+    return key
+
+
+CALLS = {"alternate": 0}
+
+
+@mcp.tool(annotations=READ_ONLY)
+async def alternate(key: str) -> str:
+    """Answers every other call: read-only, so each generated call is sent under each protocol version offered,
+    and only the second version's call waits."""
+    CALLS["alternate"] += 1
+    if CALLS["alternate"] % 2 == 0:
+        await anyio.sleep(60)
     return key
 
 

@@ -361,12 +361,12 @@ def test_fuzzing_runs_under_xdist_with_the_same_findings(fuzzing: Project) -> No
         "--mcp-contract-fuzz", "50", "--mcp-contract-fuzz-seed", "3", "-k", selected, "-n", "2", "-rfs"
     )
     result.assert_outcomes(passed=2, failed=2, skipped=1)
-    result.stdout.fnmatch_lines(
+    # In the order the workers finished them.
+    result.stdout.fnmatch_lines_random(
         [
             "FAILED tox.ini::fuzz[[]average[]] - fuzzing 'average' found arguments that b*",
             "FAILED tox.ini::fuzz[[]stock[]] - fuzzing 'stock' found arguments that bre*",
-        ],
-        consecutive=False,
+        ]
     )
     # Every generated call counts, the failing tools' too (50 each, or fewer when they failed early).
     result.stdout.fnmatch_lines(["generated calls: *, answered with a result: *"])
@@ -545,8 +545,8 @@ def test_a_tool_that_times_out_is_reported_once_and_the_others_are_still_fuzzed(
     hanging = SERVERS / "hanging.py"
     server = f"{hanging}:mcp" if transport == "in process" else f"stdio:{sys.executable} {hanging}"
     project.configure(server, suite=True, mcp_contract_timeout="0.5")
-    recorded(project, tools=2)
-    result = project.run("--mcp-contract-fuzz", "20", "-k", "fuzz", "-v", "-p", "no:randomly")
+    recorded(project, tools=3)
+    result = project.run("--mcp-contract-fuzz", "20", "-k", "fuzz and (echo or stall)", "-v", "-p", "no:randomly")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -564,3 +564,34 @@ def test_a_tool_that_times_out_is_reported_once_and_the_others_are_still_fuzzed(
     result.stdout.fnmatch_lines(
         ["echo * 20 * 0 * 0 * 0", "stall * 1 * 1 * 0 * 0", "generated calls: 21 (21 distinct)*"]
     )
+
+
+def test_a_timeout_under_the_second_version_alone_also_ends_the_search(project: Project) -> None:
+    # A read-only tool's call is sent under each version offered: the second one's timeout counts as well.
+    project.configure(f"{SERVERS / 'hanging.py'}:mcp", suite=True, mcp_contract_timeout="0.5")
+    recorded(project, tools=3)
+    result = project.run("--mcp-contract-fuzz", "20", "-k", "fuzz and alternate", "-p", "no:randomly")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "fuzzing 'alternate' found arguments that break its contract (1 call); the smallest Hypothesis found:",
+            "(a call got no answer within its timeout, so the search stopped there: *",
+            "[[]input-crash @ 2025-11-25[]]",
+            "*no answer: tool 'alternate' did not answer within 0.5 s*",
+        ]
+    )
+    assert result.stdout.str().count("did not answer within") == 1
+
+
+def test_a_timeout_the_project_allows_does_not_end_the_search(project: Project) -> None:
+    # Only a finding is shrunk, so only a timeout that fails stops the search; an allowed one is a call like any.
+    project.configure(
+        f"{SERVERS / 'hanging.py'}:mcp",
+        suite=True,
+        mcp_contract_timeout="0.3",
+        mcp_contract_allow="stall:input-crash  # it waits on purpose",
+    )
+    recorded(project, tools=3)
+    result = project.run("--mcp-contract-fuzz", "3", "-k", "fuzz and stall", "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["stall * 3 * 0 * 0 * 3"])

@@ -360,7 +360,7 @@ def test_a_call_that_times_out_ends_the_search_at_once(project: Project, transpo
     # Shrinking would make the same calls again, each waiting its timeout: the sequence is told as it came.
     hanging = SERVERS / "hanging.py"
     server = f"{hanging}:mcp" if transport == "in process" else f"stdio:{sys.executable} {hanging}"
-    project.configure(server, suite=True, mcp_contract_timeout="0.5")
+    project.configure(server, suite=True, mcp_contract_timeout="0.5", mcp_contract_sandbox_deny="alternate")
     project.tests("def test_plain():\n    pass\n")
     result = project.run("tox.ini::sequences", *SEQUENCES, *DEADLINE)
     result.assert_outcomes(failed=1)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+
 import pytest
 from conftest import Project, target
 
@@ -42,6 +46,7 @@ def test_a_server_that_cannot_load_stops_the_run_the_same_way(project: Project, 
     project.pytester.makepyfile(broken='raise RuntimeError("no database")\n')
     project.configure("broken.py:mcp")
     project.tests("def test_plain():\n    pass\n")
+    before = set(_children()) if sys.platform == "linux" else set()
     result = project.run(*workers)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
@@ -52,6 +57,15 @@ def test_a_server_that_cannot_load_stops_the_run_the_same_way(project: Project, 
         ]
     )
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    if sys.platform == "linux":  # the workers xdist started are ended before the run returns
+        assert set(_children()) - before == set()
+
+
+def _children() -> list[str]:
+    """The live processes this one started (the in-process run's xdist workers among them)."""
+    pid = os.getpid()
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [child for child in children if Path(f"/proc/{child}/stat").read_text().split(") ", 1)[1][0] != "Z"]
 
 
 def test_the_summary_under_xdist_is_the_serial_one(project: Project) -> None:
@@ -59,7 +73,14 @@ def test_the_summary_under_xdist_is_the_serial_one(project: Project) -> None:
     project.configure(target("wire"), suite=True)
     project.tests(SUITE)
     project.run("--snapshot-update")
-    serial, spread = project.run(), project.run("-n", "2")
+    # Without the listing item, whose record names the server too, the name is the one loaded at the start.
+    report = project.pytester.path / "report.md"
+    serial = project.run("-k", "not listing", f"--mcp-contract-report={report}")
+    reports = [report.read_text(encoding="utf-8")]
+    spread = project.run("-k", "not listing", f"--mcp-contract-report={report}", "-n", "2")
+    reports.append(report.read_text(encoding="utf-8"))
+    assert reports[1] == reports[0]
+    assert "(`wire`): 21 tools." in reports[0]
 
     def summary(result: pytest.RunResult) -> list[str]:
         lines = result.stdout.lines

@@ -464,3 +464,34 @@ def test_a_schema_defect_fails_the_checks_item_only_and_a_call_once_counts_once(
     known = project.run("-k", "call", "-p", "no:randomly")
     known.assert_outcomes(passed=1, deselected=3)
     known.stdout.fnmatch_lines(["tool calls checked: 1, violations: 1 (1 expected)"])
+
+
+def test_a_checks_item_that_fails_its_checks_still_makes_its_examples_calls(project: Project) -> None:
+    # Each example reaches the server once a run: the calls are made, and told, whatever the checks found.
+    project.pytester.makepyfile(
+        station="""
+        from typing import Annotated
+
+        from mcp.server import MCPServer
+        from pydantic import Field
+
+        mcp = MCPServer("station", log_level="CRITICAL")
+
+
+        @mcp.tool()
+        def get_weather(city: Annotated[str, Field(examples=["Atlantis"])] = None) -> float:
+            raise ValueError(f"upstream has no station for {city}")
+        """
+    )
+    project.configure("station.py:mcp", suite=True)
+    project.run("--snapshot-update")
+    result = project.run("-k", "checks")
+    result.assert_outcomes(failed=1, deselected=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ checks[[]get_weather[]] _*",
+            "*[[]input-schema-invalid[]]*",
+            'call[[]get_weather-atlantis[]]: tool \'get_weather\' called with {"city": "Atlantis"} *',
+            "tool calls checked: 1, violations: 1",
+        ]
+    )
