@@ -44,9 +44,10 @@ def distributes(config: pytest.Config) -> bool:
 def stop_workers(config: pytest.Config) -> None:
     """End the workers xdist started: after a usage error in ``pytest_sessionstart``, pytest skips the
     ``pytest_sessionfinish`` in which xdist would end them."""
-    dsession = config.pluginmanager.get_plugin("dsession")
-    if dsession is not None:
-        dsession.pytest_sessionfinish()
+    # What xdist's own DSession.pytest_sessionfinish does; its signature changed between 3.5 and 3.8.
+    nodemanager = getattr(config.pluginmanager.get_plugin("dsession"), "nodemanager", None)
+    if nodemanager is not None:
+        nodemanager.teardown_nodes()
 
 
 class XdistPlugin:
