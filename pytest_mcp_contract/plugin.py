@@ -33,7 +33,7 @@ from pytest_mcp_contract._run.settings import read_settings
 from pytest_mcp_contract._servers import reaper
 from pytest_mcp_contract._servers.lifespans import Lifespans
 from pytest_mcp_contract._servers.names import ServerNames
-from pytest_mcp_contract._suite.items import CLIENT_FIXTURE, CLIENTS_FIXTURE, FOLDER_FIXTURE, POOL_FIXTURE
+from pytest_mcp_contract._suite.items import CLIENTS_FIXTURE, FOLDER_FIXTURE, POOL_FIXTURE
 from pytest_mcp_contract._suite.unused import UnusedSnapshots, serving
 
 if TYPE_CHECKING:
@@ -217,20 +217,15 @@ async def mcp_contract_async(
         yield contract
 
 
-@pytest.fixture(name=CLIENT_FIXTURE)
-def _mcp_contract_suite_client(request: pytest.FixtureRequest, mcp_contract_server: object) -> McpContract:
-    """The generated suite's client: to the server ``mcp_contract_server`` gives its items (a conftest's too)."""
-    return clients.suite_client(request, mcp_contract_server)
-
-
 @pytest.fixture(name=CLIENTS_FIXTURE)
 def _mcp_contract_suite_clients(
-    request: pytest.FixtureRequest, mcp_contract_server: object, _mcp_contract_suite_client: McpContract
+    request: pytest.FixtureRequest, mcp_contract_server: object
 ) -> dict[str, McpContract | str]:
-    """The generated suite's clients, one per protocol version offered: the first is the suite's
-    client; one that could not open stands as the reason (the ``listing`` item fails). A
-    version the first client's server answered with already gets no session of its own."""
-    return clients.suite_clients(request, mcp_contract_server, _mcp_contract_suite_client)
+    """The generated suite's clients, to the server ``mcp_contract_server`` gives its items (a conftest's
+    too), one per protocol version offered: the first's opens or fails the item; a later one that could
+    not open stands as the reason (the ``listing`` item fails). A version the first client's server
+    answered with already gets no session of its own. One fixture, not two: each costs every item."""
+    return clients.suite_clients(request, mcp_contract_server)
 
 
 @pytest.fixture(name=POOL_FIXTURE)
@@ -241,7 +236,7 @@ def _mcp_contract_suite_pool(request: pytest.FixtureRequest) -> SessionPool:
 
 @pytest.fixture(name=FOLDER_FIXTURE)
 def _mcp_contract_suite_folder(
-    request: pytest.FixtureRequest, mcp_contract_server: object, _mcp_contract_suite_client: McpContract
+    request: pytest.FixtureRequest, mcp_contract_server: object, _mcp_contract_suite_clients: object
 ) -> Path:
     """The generated suite's snapshot folder, named once its server's session told the name."""
     return clients.suite_folder(request, mcp_contract_server)

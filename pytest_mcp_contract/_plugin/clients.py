@@ -111,19 +111,14 @@ def sandboxed(request: pytest.FixtureRequest, server: object) -> Iterator[Path]:
             contract.close()
 
 
-def suite_client(request: pytest.FixtureRequest, server: object) -> McpContract:
-    """The generated suite's client, to the server the ``mcp_contract_server`` fixture gives its items."""
-    check_server(server)
-    return pooled(request, server)
-
-
-def suite_clients(
-    request: pytest.FixtureRequest, server: object, first_client: McpContract
-) -> dict[str, McpContract | str]:
-    """The suite's clients, one per protocol version offered; ``first_client`` is the first's. One that
-    could not open stands as the reason; a version the first's server answered with gets no other."""
+def suite_clients(request: pytest.FixtureRequest, server: object) -> dict[str, McpContract | str]:
+    """The suite's clients, one per protocol version offered: the first a session, or the item fails with
+    why it could not open; a later one that could not open stands as the reason; a version the first's
+    server answered with gets no other."""
     from pytest_mcp_contract._client.session import SessionError
 
+    check_server(server)
+    first_client = pooled(request, server)
     settings = request.config.stash[SETTINGS]
     first, *others = settings.protocol_versions
     clients: dict[str, McpContract | str] = {first: first_client}

@@ -100,7 +100,7 @@ class SessionPool:
                 self._close(key, current)
             contract = self._open_once(server, f"test {request.node.nodeid}", version)
         self._open[key] = contract
-        node.addfinalizer(lambda: self._close(key, contract))
+        node.addfinalizer(lambda: self._close(key, contract))  # once per session opened, not per test
         return contract
 
     def _restart(self, request: pytest.FixtureRequest, server: object, cause: str, version: str) -> McpContract:

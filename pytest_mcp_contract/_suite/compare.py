@@ -42,20 +42,21 @@ def compare_snapshot(
     """Compare through syrupy (which writes the file on ``--snapshot-update``), record the outcome,
     and fail the item on a difference. syrupy asks the extension for ``unused``'s files meanwhile."""
     __tracebackhide__ = True
-    from pytest_mcp_contract._suite.snapshots import ToolSnapshotExtension, document
+    from pytest_mcp_contract._suite.snapshots import Serialized, ToolSnapshotExtension, document, serialize
     from pytest_mcp_contract._suite.unused import serving
 
     path: Path = request.node.path
     before = _read(path)
     data = carried(document(tool, settings.snapshot_fields), before)
+    text = Serialized(serialize(data))
     with warnings.catch_warnings():
         # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
         warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
         with serving(unused):  # syrupy discovers the folder's unused files as the assertion is made
-            matched = snapshot.use_extension(ToolSnapshotExtension) == data  # syrupy records it; writes on update
+            matched = snapshot.use_extension(ToolSnapshotExtension) == text  # syrupy records it; writes on update
     updating = bool(request.config.option.update_snapshots)
     _state, failure = _settle(
-        request.node, tool.name, server, path, before=before, data=data, matched=matched, updating=updating
+        request.node, tool.name, server, path, before=before, data=data, text=text, matched=matched, updating=updating
     )
     if failure is not None:
         pytest.fail(failure, pytrace=False)
@@ -75,9 +76,18 @@ def snapshot_unseen(
     data = carried(document(tool, settings.snapshot_fields), before)
     option = item.config.option
     updating = bool(option.update_snapshots or (option.update_new_snapshots_only and before is None))
-    matched = before == serialize(data)
+    text = serialize(data)
     return _settle(
-        item, tool.name, server, path, before=before, data=data, matched=matched, updating=updating, listing=listing
+        item,
+        tool.name,
+        server,
+        path,
+        before=before,
+        data=data,
+        text=text,
+        matched=before == text,
+        updating=updating,
+        listing=listing,
     )
 
 
@@ -89,15 +99,14 @@ def _settle(
     *,
     before: str | None,
     data: dict[str, Any],
+    text: str,
     matched: bool,
     updating: bool,
     listing: str = "",
 ) -> tuple[str, str | None]:
-    """The comparison's state, recorded for the report, and the item's failure text (``None``: it passes)."""
-    from pytest_mcp_contract._suite.snapshots import serialize
-
+    """The comparison's state, recorded for the report, and the item's failure text (``None``: it passes).
+    ``text``: ``data`` serialized, as its file holds it."""
     option = item.config.option
-    text = serialize(data)
     if before is None:
         # --snapshot-update-new-only writes missing snapshots too (syrupy then counts the assertion as passed)
         state = "created" if updating or option.update_new_snapshots_only else "missing"
@@ -111,7 +120,7 @@ def _settle(
         state = "not written"
     differs = state in ("changed", "updated", "not written")
     changes, old = _changes(before, data) if differs else ([], None)
-    diff = _diff(before, data, path) if differs else ""
+    diff = _diff(before, text, path) if differs else ""
     SchemaSeen(
         tool_name,
         server,
@@ -255,13 +264,11 @@ def _field_changes(name: str, label: str, was: Any, now: Any) -> list[Change]:
     return [Change(label, "", f"{name} changed", "both")]
 
 
-def _diff(before: str | None, data: dict[str, Any], path: Path) -> str:
-    from pytest_mcp_contract._suite.snapshots import serialize
-
+def _diff(before: str | None, text: str, path: Path) -> str:
     return "".join(
         difflib.unified_diff(
             (before or "").splitlines(keepends=True),
-            serialize(data).splitlines(keepends=True),
+            text.splitlines(keepends=True),
             fromfile=f"snapshot/{path.name}",
             tofile=f"server/{path.name}",
         )

@@ -61,10 +61,9 @@ if TYPE_CHECKING:
 
 SUITE: Final = "mcp-contract"
 MARKER: Final = "mcp_contract"
-CLIENT_FIXTURE: Final = "_mcp_contract_suite_client"
-"""The suite's own client fixture: to the ``mcp_contract_server`` fixture's server, as the items see it."""
 CLIENTS_FIXTURE: Final = "_mcp_contract_suite_clients"
-"""Its clients under every protocol version: offered version -> client, or why it could not open."""
+"""The suite's own clients fixture, to the ``mcp_contract_server`` fixture's server as the items see it,
+under every protocol version: offered version -> client, or why it could not open (never the first)."""
 FOLDER_FIXTURE: Final = "_mcp_contract_suite_folder"
 """Its server's snapshot folder, as the live session's name settles it."""
 POOL_FIXTURE: Final = "_mcp_contract_suite_pool"
@@ -272,7 +271,7 @@ def _call_item(suite: ContractSuite, folder: Path, case: Case) -> ContractItem:
 
 
 def _call_test(case: Case) -> Callable[..., None]:
-    def call(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+    def call(request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any) -> None:
         __tracebackhide__ = True
         legs = [(version, client) for version, client in _legs(request) if case.tool in client.tools]
         if not legs and case.from_file:  # a name the cases file got wrong, or a tool gone: the case is to fix
@@ -347,7 +346,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
         expected for case in cases for expected in case.expectations if expected.marker == "mcp_expect_violation"
     ]
 
-    def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+    def fuzz(request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._fuzz.fuzzer import destructive, fuzz_tool, skip_reason
 
@@ -388,7 +387,7 @@ def _fuzz_test(tool_name: str, settings: Settings, cases: list[Case]) -> Callabl
 
 
 def _sequences_test(settings: Settings) -> Callable[..., None]:
-    def sequences(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+    def sequences(request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any) -> None:
         __tracebackhide__ = True
         import dataclasses
         import shlex
@@ -497,7 +496,7 @@ def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
     """
 
     def listing(
-        request: pytest.FixtureRequest, _mcp_contract_suite_client: Any, _mcp_contract_suite_folder: Path
+        request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any, _mcp_contract_suite_folder: Path
     ) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._contract.expect import Judge
@@ -506,8 +505,8 @@ def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
 
         client = _client(request)
         folder = _mcp_contract_suite_folder
-        server = request.getfixturevalue("mcp_contract_server")
-        clients: dict[str, McpContract | str] = request.getfixturevalue(CLIENTS_FIXTURE)
+        server = request.node.funcargs["mcp_contract_server"]
+        clients = _clients(request)
         texts = [messages.unlisted_under(version, why) for version, why in clients.items() if isinstance(why, str)]
         wide = merge({version: leg.session.listing_wide for version, leg in _legs(request)})
         verdict = Judge(expectations(request.node), settings.allow, settings.noted).judge("", None, wide)
@@ -532,7 +531,7 @@ def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
         # A tool's checks item makes its own example calls, so xdist spreads them; these are the rest.
         checked = _checked_by_item(request.session)
         others = [name for name in tools if name not in checked]
-        texts += _uncollected_calls(request, known, tools, others, _mcp_contract_suite_client)
+        texts += _uncollected_calls(request, known, tools, others, client)
         if verdict.failing:
             broken = ContractViolationError(verdict.failing, tool="", listing=server_label(server))
             for text in texts:
@@ -608,7 +607,7 @@ def _checked_by_item(session: pytest.Session) -> set[str]:
 
 def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: UnusedSnapshots) -> Callable[..., None]:
     # The parameters are what pytest reads to provide fixtures.
-    def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_client: Any) -> None:
+    def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_clients: Any) -> None:
         __tracebackhide__ = True
         if clash is not None:
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
@@ -654,7 +653,7 @@ def _against_test(
     gitbase = settings.against
     shown = f"{gitbase.ref}:{gitbase.git_path(snapshot_path(folder, tool_name))}" if gitbase is not None else ""
 
-    def against(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+    def against(request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any) -> None:
         __tracebackhide__ = True
         from pytest_mcp_contract._suite.against import compare_with_base
 
@@ -670,11 +669,12 @@ def _checks_test(tool_name: str, settings: Settings, known: Known) -> Callable[.
     """The tool's listing checked, then the examples in its live input schema that collection did not know
     of made (``call[TOOL-ID]``): here rather than in the listing item, so pytest-xdist spreads them."""
 
-    def checks(request: pytest.FixtureRequest, _mcp_contract_suite_client: Any) -> None:
+    def checks(request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any) -> None:
         __tracebackhide__ = True
 
         def examples() -> list[str]:
-            return _uncollected_calls(request, known, _client(request).tools, [tool_name], _mcp_contract_suite_client)
+            client = _client(request)
+            return _uncollected_calls(request, known, client.tools, [tool_name], client)
 
         try:
             _run_tool_checks(request, tool_name, settings)
@@ -690,15 +690,22 @@ def _checks_test(tool_name: str, settings: Settings, known: Known) -> Callable[.
     return checks
 
 
+# Every test function takes the clients' fixture, so pytest resolved it before the function ran: it is
+# among the item's own fixture values (``funcargs``), read without another lookup.
+def _clients(request: pytest.FixtureRequest) -> dict[str, McpContract | str]:
+    clients: dict[str, McpContract | str] = request.node.funcargs[CLIENTS_FIXTURE]
+    return clients
+
+
 def _client(request: pytest.FixtureRequest) -> McpContract:
-    client: McpContract = request.getfixturevalue(CLIENT_FIXTURE)
-    return client
+    """The first version's client, the suite's own (the fixture fails the item when it cannot open)."""
+    return cast("McpContract", next(iter(_clients(request).values())))
 
 
 def _legs(request: pytest.FixtureRequest) -> list[tuple[str, McpContract]]:
     """The suite's clients, one per protocol version the server answered with (offered in the ini's
     order; a server that answers two offers with one version is checked under it once)."""
-    clients: dict[str, McpContract | str] = request.getfixturevalue(CLIENTS_FIXTURE)
+    clients = _clients(request)
     legs: dict[str, McpContract] = {}
     for offered, client in clients.items():
         if not isinstance(client, str):
@@ -708,7 +715,7 @@ def _legs(request: pytest.FixtureRequest) -> list[tuple[str, McpContract]]:
 
 def _unlisted(request: pytest.FixtureRequest) -> list[str]:
     """The versions whose session could not open (the ``listing`` item says why)."""
-    clients: dict[str, McpContract | str] = request.getfixturevalue(CLIENTS_FIXTURE)
+    clients = _clients(request)
     return [version for version, client in clients.items() if isinstance(client, str)]
 
 

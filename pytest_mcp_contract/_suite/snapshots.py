@@ -50,6 +50,10 @@ def serialize(data: Any) -> str:
     return writable(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)) + "\n"
 
 
+class Serialized(str):
+    """A document already serialized (``serialize``), handed to syrupy as is: one serialization per schema item."""
+
+
 class ToolSnapshotExtension(SingleFileSnapshotExtension):
     """One ``<tool>.json`` file per tool: the schema item's path, chosen by ``_run.paths.snapshot_path``.
 
@@ -67,7 +71,7 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
         include: PropertyFilter | None = None,
         matcher: PropertyMatcher | None = None,
     ) -> SerializedData:
-        return serialize(data)
+        return str(data) if isinstance(data, Serialized) else serialize(data)
 
     def read_snapshot_data_from_location(
         self, *, snapshot_location: str, snapshot_name: str, session_id: str
