@@ -13,7 +13,7 @@ import pytest
 
 from pytest_mcp_contract import _messages as messages
 from pytest_mcp_contract._client import note_exit_status
-from pytest_mcp_contract._plugin import calls, clients, coverage, github, marked, shapes, suite, xdist
+from pytest_mcp_contract._plugin import calls, clients, coverage, github, heap, marked, shapes, suite, xdist
 from pytest_mcp_contract._plugin.keys import (
     EARLIER_SERVERS,
     LIFESPANS,
@@ -96,7 +96,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_sessionstart(session: pytest.Session) -> Generator[None, None, None]:
     """Check the callbacks the hook gives the configured server, and watch its answers to any client (in
     process). Nothing starts it: the generated suite is collected from the snapshots (``_plugin/suite``).
-    On xdist's controller, first load the server, after xdist's own sessionstart started the workers."""
+    On xdist's controller, first load the server, after xdist's own sessionstart started the workers.
+    Then freeze the heap the start built (``_plugin/heap``)."""
     config = session.config
     settings = config.stash[SETTINGS]
     deferred = settings.target is not None and settings.server is None
@@ -113,6 +114,7 @@ def pytest_sessionstart(session: pytest.Session) -> Generator[None, None, None]:
         if isinstance(report, ReportPlugin):
             report.know_server(config)
         _serve(config, settings.server)
+    heap.freeze()
 
 
 def _serve(config: pytest.Config, server: object | None) -> None:

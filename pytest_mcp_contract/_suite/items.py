@@ -21,8 +21,10 @@ itself), not when one test file is run.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from types import CodeType
 from typing import TYPE_CHECKING, Any, Final, cast
 from urllib.parse import unquote
 
@@ -87,6 +89,23 @@ class ContractSuite(pytest.File):
         self.collected = True
         return iter(_items(self, self.settings, self.known))
 
+    def fixture_info(self, function: Callable[..., None], node: pytest.Collector | None = None) -> Any:
+        """What pytest reads of ``function``'s fixtures under ``node`` (this suite by default), worked out
+        once per kind of item: the functions a kind's items run are closures of one code, with one
+        signature, as a parametrized test's instances are; pytest works it out anew for each item otherwise."""
+        node = node or self
+        key = (function.__code__, node.nodeid)
+        known = self._fixture_infos.get(key)
+        if known is None:
+            # Typed for an item; it reads only what every node has (its markers, its parent chain).
+            known = self.session._fixturemanager.getfixtureinfo(node=node, func=function, cls=None)  # type: ignore[arg-type]
+            self._fixture_infos[key] = known
+        return known
+
+    @functools.cached_property
+    def _fixture_infos(self) -> dict[tuple[CodeType, str], Any]:
+        return {}
+
 
 def suite_nodeid(config: pytest.Config) -> str:
     """The node id of the suite's node (``pyproject.toml``), which its items' ids begin with."""
@@ -143,8 +162,8 @@ class ContractItem(pytest.Function):
         autouse fixtures), though the item hangs at the ini file above it. pytest gives an item the fixtures
         of its parent chain, and tells them apart by node (pytest 9) or node id (8): only the collected
         folder node itself carries them."""
-        # Typed for an item; it reads only what every node has (its markers, its parent chain).
-        info = self.session._fixturemanager.getfixtureinfo(node=folder, func=self.obj, cls=None)  # type: ignore[arg-type]
+        suite = cast("ContractSuite", self.parent)
+        info = suite.fixture_info(self.obj, folder)
         self._fixtureinfo = info
         self.fixturenames = info.names_closure
         self._initrequest()  # its request reads the fixtures from the info
@@ -256,7 +275,7 @@ def _items(suite: ContractSuite, settings: Settings, known: Known) -> list[pytes
 
 
 def _item(suite: ContractSuite, name: str, function: Callable[..., None], tool: str, path: Path) -> ContractItem:
-    item = ContractItem.from_parent(suite, name=name, callobj=function)
+    item = ContractItem.from_parent(suite, name=name, callobj=function, fixtureinfo=suite.fixture_info(function))
     item.path = path
     item.tool_name = tool
     item.add_marker(MARKER)
@@ -531,7 +550,7 @@ def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
         # A tool's checks item makes its own example calls, so xdist spreads them; these are the rest.
         checked = _checked_by_item(request.session)
         others = [name for name in tools if name not in checked]
-        texts += _uncollected_calls(request, known, tools, others, client)
+        texts += _uncollected_calls(request, known, tools, others)
         if verdict.failing:
             broken = ContractViolationError(verdict.failing, tool="", listing=server_label(server))
             for text in texts:
@@ -573,7 +592,7 @@ def _unseen_tools(request: pytest.FixtureRequest, tools: list[Tool], folder: Pat
 
 
 def _uncollected_calls(
-    request: pytest.FixtureRequest, known: Known, tools: dict[str, Tool], names: Iterable[str], client: McpContract
+    request: pytest.FixtureRequest, known: Known, tools: dict[str, Tool], names: Iterable[str]
 ) -> list[str]:
     """The example calls in the input schemas of ``names`` that collection did not know of (their schema is
     not snapshotted, or their tool is new), made as their own items would be; why each failed."""
@@ -589,7 +608,7 @@ def _uncollected_calls(
         if case.from_file or (case.tool, case.id) in collected:
             continue
         try:
-            _call_test(case)(request, client)
+            _call_test(case)(request, _clients(request))
         except (McpContractError, pytest.fail.Exception) as error:
             shown = "\n".join([str(error), *getattr(error, "__notes__", [])])
             texts.append(f"call[{case.tool}-{case.id}]: {shown}")
@@ -673,8 +692,7 @@ def _checks_test(tool_name: str, settings: Settings, known: Known) -> Callable[.
         __tracebackhide__ = True
 
         def examples() -> list[str]:
-            client = _client(request)
-            return _uncollected_calls(request, known, client.tools, [tool_name], client)
+            return _uncollected_calls(request, known, _client(request).tools, [tool_name])
 
         try:
             _run_tool_checks(request, tool_name, settings)
