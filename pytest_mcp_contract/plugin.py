@@ -114,7 +114,7 @@ def pytest_sessionstart(session: pytest.Session) -> Generator[None, None, None]:
         if isinstance(report, ReportPlugin):
             report.know_server(config)
         _serve(config, settings.server)
-    heap.freeze()
+    heap.freeze(settings.freeze_heap and settings.server is not None)
 
 
 def _serve(config: pytest.Config, server: object | None) -> None:

@@ -105,6 +105,14 @@ def add_options(parser: pytest.Parser) -> None:
         default=[],
     )
     parser.addini(
+        "mcp_contract_freeze_heap",
+        "Once the server is loaded, freeze the heap the run's start built (gc.freeze()), so no garbage "
+        "collection walks it again (default: true). Set false for tests that look for those objects with "
+        "gc.get_objects() or gc.get_referrers().",
+        type="bool",
+        default=True,
+    )
+    parser.addini(
         "mcp_contract_check_formats",
         "Assert JSON Schema 'format' keywords in output schemas instead of treating them as annotations.",
         type="bool",

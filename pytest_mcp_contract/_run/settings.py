@@ -51,6 +51,8 @@ class Settings:
     """Whether an object told to the model in prose only fails (ini ``mcp_contract_require_json_text``)."""
     suite: bool = True
     """Whether to generate the per-tool contract suite (ini ``mcp_contract_suite``)."""
+    freeze_heap: bool = True
+    """Whether the run freezes the heap once the server is loaded (ini ``mcp_contract_freeze_heap``)."""
     snapshot_dir: Path = Path(DEFAULT_SNAPSHOT_DIR)
     """The base folder; each server's snapshots go in a subfolder named after the server."""
     snapshot_fields: tuple[str, ...] = ()
@@ -131,6 +133,7 @@ INI_KEYS: Final = (
     "mcp_contract_tool_names",
     "mcp_contract_protocol_versions",
     "mcp_contract_check_formats",
+    "mcp_contract_freeze_heap",
     "mcp_contract_server_env",
     "mcp_contract_server_cwd",
     "mcp_contract_headers",
@@ -304,6 +307,7 @@ def read_settings(config: pytest.Config, lifespans: Lifespans, *, load: bool = T
         require_json_text=bool(config.getini("mcp_contract_require_json_text")),
         tool_names=tool_names,
         suite=bool(config.getini("mcp_contract_suite")),
+        freeze_heap=bool(config.getini("mcp_contract_freeze_heap")),
         snapshot_dir=snapshot_dir,
         snapshot_fields=fields,
         report=_output(config, report, "--mcp-contract-report", "contract-report.md"),
