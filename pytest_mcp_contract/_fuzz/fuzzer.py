@@ -167,22 +167,18 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     stopped = ""
     past_deadline = False
     distinct: set[str] = set()
-    outside = random.getstate()
+    streams = random.Random(random.getrandbits(64))
 
     def call(arguments: dict[str, Any]) -> None:
-        nonlocal calls, results, best, stopped, past_deadline, outside
+        nonlocal calls, results, best, stopped, past_deadline
         if time.monotonic() > budget_ends:
             stopped, past_deadline = "the time limit (mcp_contract_fuzz_deadline) ended the search", True
             raise _Stop
         calls += 1
-        # Hypothesis seeds the global random for each example; an in-process server must not see that.
-        inside = random.getstate()
-        random.setstate(outside)
-        try:
-            probed = probe(client, tool, arguments, judge, others)
-        finally:
-            outside = random.getstate()
-            random.setstate(inside)
+        # Hypothesis seeds the global random alike for each example (restoring it after): an in-process
+        # server draws from a new stream at each call instead, as it would outside the search.
+        random.seed(streams.getrandbits(64))
+        probed = probe(client, tool, arguments, judge, others)
         results += probed.answered
         tally.count(probed.verdict)
         distinct.add(canonical(arguments))

@@ -95,7 +95,49 @@ def differences(a: Any, b: Any, limit: int = 100, *, null_is_absent: bool = Fals
 
 def same(a: Any, b: Any, *, null_is_absent: bool = False) -> bool:
     """JSON equality under the rules of :func:`differences`."""
+    verdict = _same_near(a, b, null_is_absent, _NEAR)
+    if verdict is not None:
+        return verdict
     return not differences(a, b, limit=1, null_is_absent=null_is_absent)
+
+
+_NEAR: Final = 64
+"""How deep :func:`_same_near` recurses before the explicit walk takes over."""
+
+
+def _same_near(x: Any, y: Any, null_is_absent: bool, depth: int) -> bool | None:
+    """:func:`same` by recursion, which every call of the judge pays (it compares each text block to the
+    data): the walk of :func:`differences` builds each pointer on the way. ``None`` past ``depth`` levels."""
+    if isinstance(x, dict):
+        if not isinstance(y, dict) or (not null_is_absent and len(x) != len(y)):
+            return False
+        if depth == 0:
+            return None
+        absent = 0
+        for key, value in x.items():
+            if key in y:
+                verdict = _same_near(value, y[key], null_is_absent, depth - 1)
+                if verdict is not True:
+                    return verdict
+            elif null_is_absent and value is None:
+                absent += 1
+            else:
+                return False
+        # y holds x's other keys: any more it has must each be a null.
+        return len(y) == len(x) - absent or all(key in x or value is None for key, value in y.items())
+    if isinstance(x, list):
+        if not isinstance(y, list) or len(x) != len(y):
+            return False
+        if depth == 0:
+            return None
+        for first, second in zip(x, y, strict=True):
+            verdict = _same_near(first, second, null_is_absent, depth - 1)
+            if verdict is not True:
+                return verdict
+        return True
+    if isinstance(y, dict | list) or isinstance(x, _Missing) or isinstance(y, _Missing):
+        return False
+    return _same_scalar(x, y)
 
 
 def _null_and_absent(x: Any, y: Any) -> bool:

@@ -471,6 +471,36 @@ def test_an_allow_line_fuzzing_needed_is_neither_failing_nor_stale(project: Proj
     assert "stale mcp_contract_allow" not in result.stdout.str()
 
 
+TICKETS = """
+import random
+from mcp.server import MCPServer
+from mcp.types import ToolAnnotations
+
+mcp = MCPServer("tickets", log_level="ERROR")
+drawn: set[float] = set()
+
+@mcp.tool(annotations=ToolAnnotations(read_only_hint=True))
+def ticket(n: int) -> str:
+    draw = random.random()
+    if draw in drawn:
+        raise RuntimeError(f"ticket {draw} drawn twice")
+    drawn.add(draw)
+    return f"ticket {draw}"
+"""
+
+
+def test_an_in_process_server_draws_its_own_random_values_not_the_searchs(project: Project) -> None:
+    # Hypothesis seeds the global random alike for each example; a server that drew from it would hand
+    # out one ticket twice, and its tool error would be the fuzzer's doing, not the server's.
+    project.pytester.makepyfile(tickets=TICKETS)
+    project.configure("tickets.py:mcp", suite=True)
+    recorded(project, 1)
+    result = project.run("--mcp-contract-fuzz", "25", "-k", "fuzz")
+    result.assert_outcomes(passed=1)
+    # A tool error is a fair answer to a generated call, so it fails nothing: the count shows it.
+    result.stdout.fnmatch_lines(["generated calls: 25 (* distinct), answered with a result: 25"])
+
+
 def test_a_failure_with_a_cases_arguments_suggests_no_new_case(fuzzing: Project) -> None:
     (fuzzing.pytester.path / "cases.toml").write_text(
         '[[case]]\ntool = "average"\narguments = { values = [] }\nviolations = ["structured-invalid"]\n'
