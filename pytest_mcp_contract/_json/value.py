@@ -101,6 +101,8 @@ def same(a: Any, b: Any, *, null_is_absent: bool = False) -> bool:
     return not differences(a, b, limit=1, null_is_absent=null_is_absent)
 
 
+_BY_VALUE: Final = frozenset({str, int, bool, type(None)})
+"""Types whose two values are the same JSON value exactly when Python finds them equal."""
 _NEAR: Final = 64
 """How deep :func:`_same_near` recurses before the explicit walk takes over."""
 
@@ -108,6 +110,12 @@ _NEAR: Final = 64
 def _same_near(x: Any, y: Any, null_is_absent: bool, depth: int) -> bool | None:
     """:func:`same` by recursion, which every call of the judge pays (it compares each text block to the
     data): the walk of :func:`differences` builds each pointer on the way. ``None`` past ``depth`` levels."""
+    kind = type(x)
+    if kind is type(y):  # the commonest leaves first, by their exact type
+        if kind in _BY_VALUE:
+            return bool(x == y)
+        if kind is float:  # NaN says what NaN says
+            return x == y or (x != x and y != y)  # noqa: PLR0124 (NaN is the one float unequal to itself)
     if isinstance(x, dict):
         if not isinstance(y, dict) or (not null_is_absent and len(x) != len(y)):
             return False
