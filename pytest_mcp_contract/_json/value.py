@@ -115,7 +115,7 @@ def _same_near(x: Any, y: Any, null_is_absent: bool, depth: int) -> bool | None:
         if kind in _BY_VALUE:
             return bool(x == y)
         if kind is float:  # NaN says what NaN says
-            return x == y or (x != x and y != y)  # noqa: PLR0124 (NaN is the one float unequal to itself)
+            return bool(x == y or (x != x and y != y))  # noqa: PLR0124 (NaN is the one float unequal to itself)
     if isinstance(x, dict):
         if not isinstance(y, dict) or (not null_is_absent and len(x) != len(y)):
             return False
