@@ -23,7 +23,10 @@ both): each median, its ratio to the hand-rolled run and to the serial suite, an
 tool above the hand-rolled run and above pytest's floor (fixed costs spread over the tools). Then,
 between each two sizes, what one more tool costs: the suite's milliseconds per tool added, and how far
 that is above what pytest charges for the same no-op items added (issue 40's target: at most 1 ms at
-100 tools, between 50 and 150).
+100 tools, between 50 and 150). The serial suite and floor runs also clock themselves from the
+session's start to pytest's exit (a plugin of the project's, ``bench_clock``): the same slopes without
+the interpreter's start and the imports, which are alike on both sides and the noisiest part of a
+whole process on a busy machine.
 """
 
 from __future__ import annotations
@@ -123,6 +126,26 @@ def test_item(index):
     pass
 """
 
+CLOCK = """
+import time
+
+import pytest
+
+_started = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    _started.append(time.perf_counter())
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    if _started:
+        with (config.rootpath / "bench-clock.txt").open("a", encoding="utf-8") as clock:
+            clock.write(f"{time.perf_counter() - _started[0]}\\n")
+"""
+
 INI = """
 [pytest]
 addopts = -p no:cacheprovider
@@ -134,6 +157,7 @@ def _project(folder: Path, tools: int) -> None:
     (folder / "server.py").write_text(f"TOOLS = {tools}\n" + textwrap.dedent(SERVER), encoding="utf-8")
     (folder / "test_hand_rolled.py").write_text(textwrap.dedent(HAND_ROLLED), encoding="utf-8")
     (folder / "test_floor.py").write_text(textwrap.dedent(FLOOR), encoding="utf-8")
+    (folder / "bench_clock.py").write_text(textwrap.dedent(CLOCK), encoding="utf-8")
     (folder / "hand_snapshots").mkdir()
     (folder / "pytest.ini").write_text(INI, encoding="utf-8")
 
@@ -146,8 +170,22 @@ def _pytest(folder: Path, *args: str) -> float:
     return time_pytest(sys.executable, folder, "-q", *args)
 
 
-def _measure(tools: int, rounds: int) -> dict[str, list[float]]:
+CLOCKED = ("suite", "pytest floor")
+"""The runs that also clock themselves from the session's start (``bench_clock``)."""
+
+
+def _measure(tools: int, rounds: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each run's wall times, and the clocked runs' times from the session's start."""
     folder = Path(tempfile.mkdtemp(prefix="mcp-contract-suite-bench-"))
+    inside: dict[str, list[float]] = {label: [] for label in CLOCKED}
+
+    def clocked(label: str, *args: str) -> float:
+        elapsed = _pytest(folder, "-p", "bench_clock", *args)
+        clock = folder / "bench-clock.txt"
+        inside[label].append(float(clock.read_text(encoding="utf-8").split()[-1]))
+        clock.unlink()
+        return elapsed
+
     try:
         _project(folder, tools)
         runs = {
@@ -161,7 +199,13 @@ def _measure(tools: int, rounds: int) -> dict[str, list[float]]:
         # Record both kinds of snapshot once; every timed run then compares against them.
         _pytest(folder, "test_hand_rolled.py")
         _pytest(folder, *SUITE, "--snapshot-update")
-        return interleaved({label: functools.partial(_pytest, folder, *args) for label, args in runs.items()}, rounds)
+        sides = {
+            label: functools.partial(clocked, label, *args)
+            if label in CLOCKED
+            else functools.partial(_pytest, folder, *args)
+            for label, args in runs.items()
+        }
+        return interleaved(sides, rounds), inside
     finally:
         shutil.rmtree(folder)
 
@@ -172,9 +216,11 @@ def main() -> None:
     parser.add_argument("--tools", type=int, nargs="+", default=[50, 150], help="server sizes, one run each")
     options = parser.parse_args()
     by_size: dict[int, dict[str, float]] = {}
+    inside_by_size: dict[int, dict[str, float]] = {}
     for tools in options.tools:
-        times = _measure(tools, options.rounds)
+        times, inside = _measure(tools, options.rounds)
         medians = by_size[tools] = {label: statistics.median(samples) for label, samples in times.items()}
+        inside_by_size[tools] = {label: statistics.median(samples) for label, samples in inside.items()}
         base, suite, floor = medians["hand-rolled"], medians["suite"], medians["pytest floor"]
         print(f"\n{tools} tools, {options.rounds} rounds, median wall time per pytest run")
         print(f"{'run':14} {'seconds':>8} {'ratio':>7} {'/ suite':>8} {'ms/tool':>8} {'- floor':>8}")
@@ -194,6 +240,12 @@ def main() -> None:
             print(f"{label:14} {slope:8.2f} {slope - floor:8.2f}")
         floor_added = (by_size[large]["pytest floor"] - by_size[small]["pytest floor"]) / added * 1000
         print(f"{'pytest floor':14} {floor_added:8.2f}")
+        print("the same, from the session's start to pytest's exit (no interpreter start, no imports)")
+        inside_slope, inside_floor = (
+            (inside_by_size[large][label] - inside_by_size[small][label]) / added * 1000 for label in CLOCKED
+        )
+        print(f"{'suite':14} {inside_slope:8.2f} {inside_slope - inside_floor:8.2f}")
+        print(f"{'pytest floor':14} {inside_floor:8.2f}")
 
 
 if __name__ == "__main__":
