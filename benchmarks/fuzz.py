@@ -12,7 +12,7 @@ Run it with ``python benchmarks/fuzz.py`` (``--calls N``, ``--rounds N``). Inter
 
 Both loops of a round search with the same seed (as a plugin run does, with a seed of its own), so they
 make the same calls: how long a generated string is weighs on both alike. The heap the start built is
-frozen first, as a pytest run freezes it (``_plugin/heap.py``).
+frozen first, by the plugin's own ``heap.freeze``, as a pytest run freezes it.
 
 Prints calls per second (medians), each rate as a share of the SDK's and of the unjudged loop's, and
 the judged loop's share of the unjudged one round by round (its target: 0.9 or more).
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import itertools
 import statistics
 import tempfile
@@ -37,6 +36,7 @@ from rounds import interleaved  # beside this file, first on the script's path
 
 from pytest_mcp_contract import McpContract
 from pytest_mcp_contract._fuzz.fuzzer import fuzz_tool, search_settings
+from pytest_mcp_contract._plugin import heap
 from pytest_mcp_contract._run.settings import Settings
 
 server = MCPServer("bench", log_level="WARNING")
@@ -103,8 +103,7 @@ def main() -> None:
     calls = options.calls
     unjudged_seeds, fuzz_seeds = itertools.count(), itertools.count()  # one seed per round, each loop in turn
     with tempfile.TemporaryDirectory() as folder, McpContract(server) as contract:
-        gc.collect()
-        gc.freeze()
+        heap.freeze(wanted=True)
         sides: dict[str, Callable[[], float]] = {
             "sdk": lambda: asyncio.run(_sdk(calls)),
             "unjudged": lambda: _unjudged(contract, calls, next(unjudged_seeds)),

@@ -228,22 +228,19 @@ def main() -> None:
             above = (median - base) / tools * 1000
             over_floor = (median - floor) / tools * 1000
             print(f"{label:14} {median:8.3f} {median / base:7.3f} {median / suite:8.3f} {above:8.2f} {over_floor:8.2f}")
-    sizes = sorted(by_size)
-    for small, large in itertools.pairwise(sizes):
+    for small, large in itertools.pairwise(sorted(by_size)):
         # What one more tool costs, start-up and the fixed costs of a run taken out.
-        added = large - small
+        def per_tool(times: dict[int, dict[str, float]], label: str, small: int = small, large: int = large) -> float:
+            return (times[large][label] - times[small][label]) / (large - small) * 1000
+
         print(f"\nper tool added between {small} and {large} tools (ms; the floor runs as many no-op items)")
         print(f"{'run':14} {'ms/tool':>8} {'- floor':>8}")
         for label, floor_label in (("suite", "pytest floor"), ("suite -n 2", "floor -n 2")):
-            slope = (by_size[large][label] - by_size[small][label]) / added * 1000
-            floor = (by_size[large][floor_label] - by_size[small][floor_label]) / added * 1000
-            print(f"{label:14} {slope:8.2f} {slope - floor:8.2f}")
-        floor_added = (by_size[large]["pytest floor"] - by_size[small]["pytest floor"]) / added * 1000
-        print(f"{'pytest floor':14} {floor_added:8.2f}")
+            slope = per_tool(by_size, label)
+            print(f"{label:14} {slope:8.2f} {slope - per_tool(by_size, floor_label):8.2f}")
+        print(f"{'pytest floor':14} {per_tool(by_size, 'pytest floor'):8.2f}")
         print("the same, from the session's start to pytest's exit (no interpreter start, no imports)")
-        inside_slope, inside_floor = (
-            (inside_by_size[large][label] - inside_by_size[small][label]) / added * 1000 for label in CLOCKED
-        )
+        inside_slope, inside_floor = per_tool(inside_by_size, "suite"), per_tool(inside_by_size, "pytest floor")
         print(f"{'suite':14} {inside_slope:8.2f} {inside_slope - inside_floor:8.2f}")
         print(f"{'pytest floor':14} {inside_floor:8.2f}")
 

@@ -167,7 +167,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     stopped = ""
     past_deadline = False
     distinct: set[str] = set()
-    streams = random.Random(random.getrandbits(64))
+    reseed = server_streams()
 
     def call(arguments: dict[str, Any]) -> None:
         nonlocal calls, results, best, stopped, past_deadline
@@ -175,9 +175,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
             stopped, past_deadline = "the time limit (mcp_contract_fuzz_deadline) ended the search", True
             raise _Stop
         calls += 1
-        # Hypothesis seeds the global random alike for each example (restoring it after): an in-process
-        # server draws from a new stream at each call instead, as it would outside the search.
-        random.seed(streams.getrandbits(64))
+        reseed()
         probed = probe(client, tool, arguments, judge, others)
         results += probed.answered
         tally.count(probed.verdict)
@@ -268,6 +266,16 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         allowed=tally.allowed,
         noted=tally.noted,
     )
+
+
+def server_streams() -> Callable[[], None]:
+    """What a search calls before each call it makes: Hypothesis seeds the global random alike for each
+    example (and restores it after), so an in-process server would draw the same values at every example,
+    where over stdio it draws its own. Each call reseeds it from a copy of the generator as it stood when
+    the search began (taken, not advanced: the process's own stream is left as it was)."""
+    streams = random.Random()
+    streams.setstate(random.getstate())
+    return lambda: random.seed(streams.getrandbits(64))
 
 
 def search_settings(examples: int, database: ExampleDatabase | None) -> hypothesis.settings:

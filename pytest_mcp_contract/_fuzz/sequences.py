@@ -16,7 +16,6 @@ call is compared.
 from __future__ import annotations
 
 import contextlib
-import random
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -31,7 +30,7 @@ from pytest_mcp_contract._contract.expect import Expectation, Judge
 from pytest_mcp_contract._contract.hints import Hint, Observation, hint_of, observation, reads_only, volatile
 from pytest_mcp_contract._contract.shapes import answer_value
 from pytest_mcp_contract._errors import McpContractError, UnknownToolError
-from pytest_mcp_contract._fuzz.fuzzer import _NeedsCapability, fuzzed, probe, search_settings
+from pytest_mcp_contract._fuzz.fuzzer import _NeedsCapability, fuzzed, probe, search_settings, server_streams
 from pytest_mcp_contract._json.value import parse
 from pytest_mcp_contract._run.records import CallTally
 
@@ -158,6 +157,8 @@ class _Chain:
     over: Callable[[], bool]
     halt: Callable[[str], None] = lambda _why: None
     """Told why no sequence can go on (the search stops)."""
+    reseed: Callable[[], None] = lambda: None
+    """Called before each call: an in-process server's random, anew (``fuzzer.server_streams``)."""
     calls: list[Call] = field(default_factory=list)
     pools: list[tuple[str, Any]] = field(default_factory=list)
     """``(name, value)``: each value an answer returned, under the key that held it."""
@@ -190,14 +191,12 @@ class _Chain:
         """One call, judged; a finding ends the sequence (Hypothesis shrinks it)."""
         if self.over():
             raise _Stop
-        outside = random.getstate()  # the server must not see the random state Hypothesis seeded
+        self.reseed()
         try:
             probed = probe(self.client, tool, arguments, self.judge, self.others, replay=False)
         except UnknownToolError:  # a fresh server that lists otherwise than the one the suite listed
             self.halt(messages.sandbox_lists_otherwise(tool.name))
             raise _Stop from None
-        finally:
-            random.setstate(outside)
         self.tallies.setdefault(tool.name, CallTally()).count(probed.verdict)
         outcome = probed.outcome
         result = outcome.result if isinstance(outcome, Answer) else None
@@ -396,6 +395,7 @@ def run_sequences(
                 settings.volatile,
                 search.over,
                 search.halt,
+                search.reseed,
                 allows=allows,
                 fits=fits,
             )
@@ -541,6 +541,7 @@ class _Search:
     unopened: str = ""
     unconfirmed: Failure | None = None
     """A promise seen broken once that held when the same calls were made again: no finding."""
+    reseed: Callable[[], None] = field(default_factory=server_streams)
 
     def halt(self, why: str) -> None:
         self.unopened = why

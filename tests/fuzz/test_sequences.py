@@ -373,3 +373,42 @@ def test_a_call_that_times_out_ends_the_search_at_once(project: Project, transpo
     )
     assert result.stdout.str().count("did not answer within") == 1
     assert re.search(r"^stall\s+\S+\s+\S+\s+1\s+1\s", result.stdout.str(), re.MULTILINE)
+
+
+TICKETS = """
+import json
+import random
+
+from mcp.server import MCPServer
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel
+
+mcp = MCPServer("tickets", log_level="ERROR")
+drawn: set[float] = set()
+
+
+class Ticket(BaseModel):
+    number: float
+
+
+@mcp.tool(annotations=ToolAnnotations(read_only_hint=True))
+def ticket(n: int) -> Ticket:
+    number = random.random()
+    if number in drawn:  # told otherwise than it holds: a content-mismatch, in the text only the model reads
+        told = json.dumps({"number": -1})
+        return CallToolResult(content=[TextContent(type="text", text=told)], structured_content={"number": number})
+    drawn.add(number)
+    return Ticket(number=number)
+"""
+
+
+def test_an_in_process_server_draws_its_own_random_values_in_a_sequence(project: Project) -> None:
+    # Hypothesis seeds the global random alike for each example, and a sequence is one example: a server
+    # that drew from it would answer alike at each call of a sequence, where over stdio it draws its own.
+    project.pytester.makepyfile(tickets=TICKETS)
+    project.configure("tickets.py:mcp", suite=True)
+    project.tests("def test_plain():\n    pass\n")
+    result = project.run("tox.ini::sequences", *SEQUENCES)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["sequences: 40 sequences on tickets, * calls, on the server as it is"])
+    assert "content-mismatch" not in result.stdout.str()
