@@ -131,6 +131,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     suite.add_suite(session, items)
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The snapshot folder holds snapshots alone (a folder with code is refused at start-up): not walked."""
+    return suite.snapshot_folder(collection_path, config)
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """The ini file, when pytest collects it (``pytest pyproject.toml::schema[tool]``): the suite's node."""
     return suite.suite_node(file_path, parent)

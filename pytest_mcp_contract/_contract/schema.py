@@ -105,19 +105,22 @@ def compile_schema(schema: dict[str, Any], *, check_formats: bool = False) -> Co
         compiled = _compile(schema, check_formats)
         if content_key is not None:
             _remember(_BY_CONTENT, content_key, compiled)
-    _remember(_BY_ID, key, (schema, compiled))
+    _remember(_BY_ID, key, (schema, compiled), _ID_CACHE_SIZE)
     return compiled
 
 
 _CACHE_SIZE: Final = 512
+_ID_CACHE_SIZE: Final = 8192
+"""Larger: a run holds the schemas of every tool under every version (a thousand at 250 tools and two
+versions, each in and out), asked about again by every check; an entry is a reference to each."""
 # The identity cache keeps the schema alive next to its entry, so an id() is never reused while cached.
 _BY_ID: OrderedDict[tuple[int, bool], tuple[dict[str, Any], CompiledSchema]] = OrderedDict()
 _BY_CONTENT: OrderedDict[str, CompiledSchema] = OrderedDict()
 
 
-def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int = _CACHE_SIZE) -> None:
     cache[key] = value
-    if len(cache) > _CACHE_SIZE:
+    if len(cache) > size:
         cache.popitem(last=False)
 
 

@@ -52,6 +52,16 @@ def has_suite(config: pytest.Config) -> bool:
     return settings.server is not None or bool(server_fixtures(config))
 
 
+def snapshot_folder(path: Path, config: pytest.Config) -> bool | None:
+    """``True`` for the snapshot folder, which pytest need not walk file by file (a file per tool, none of
+    them a test: settings refuse a folder that holds code or tests); ``None`` lets the others decide."""
+    settings = config.stash.get(SETTINGS, None)
+    folder = settings.snapshot_dir if settings is not None else None
+    if folder is None or path.name != folder.name:
+        return None
+    return path == folder or path.resolve() == folder or None
+
+
 def suite_node(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """The suite's node at the ini file, when pytest collects it (``pytest pyproject.toml::schema[tool]``).
 

@@ -69,8 +69,31 @@ class Record:
     KIND: ClassVar[str] = ""
 
     def write(self, item: pytest.Item) -> None:
-        data = {"kind": self.KIND, **dataclasses.asdict(self)}
-        item.user_properties.append((PROPERTY, json.dumps(data, sort_keys=True)))
+        text = json.dumps({"kind": self.KIND, **_fields(self)}, sort_keys=True, default=_fields)
+        item.user_properties.append((PROPERTY, text))
+        # The report of this process reads it back as it is (xdist's controller, from the text).
+        _WRITTEN[text] = self
+        if len(_WRITTEN) > _WRITTEN_KEPT:
+            del _WRITTEN[next(iter(_WRITTEN))]
+
+
+_WRITTEN: dict[str, Record] = {}
+"""Records written and not read yet, by their text: a record's text always reads back to an equal record,
+so the report need not parse what its own process wrote. Each is dropped as it is read."""
+_WRITTEN_KEPT: Final = 4096
+"""A worker of pytest-xdist never reads its records: the oldest make way."""
+
+
+def _fields(value: object) -> dict[str, Any]:
+    """A dataclass's fields, for JSON (its nested dataclasses come back here through ``default``)."""
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        raise TypeError(f"{type(value).__name__} is not JSON")
+    return {name: getattr(value, name) for name in _names(type(value))}
+
+
+@functools.cache
+def _names(kind: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(kind))
 
 
 @dataclass(frozen=True)
@@ -252,6 +275,9 @@ def read_record(value: object) -> Record | None:
     """The record a ``user_properties`` value holds, read back into its dataclass (``None``: not one of ours)."""
     from pydantic import ValidationError
 
+    written = _WRITTEN.pop(value, None) if isinstance(value, str) else None
+    if written is not None:
+        return written
     try:
         data = json.loads(str(value))
         record: Record = _reader(data.pop("kind")).validate_python(data)

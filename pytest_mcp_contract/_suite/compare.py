@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import warnings
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -24,6 +25,8 @@ from pytest_mcp_contract._suite.schemadiff import KINDS, Change, by_kind, diff_a
 from pytest_mcp_contract._suite.shapes import carried
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from mcp_types import Tool
 
     from pytest_mcp_contract._run.settings import Settings
@@ -32,7 +35,6 @@ if TYPE_CHECKING:
 
 def compare_snapshot(
     request: pytest.FixtureRequest,
-    snapshot: Any,
     tool: Tool,
     server: str,
     settings: Settings,
@@ -42,24 +44,33 @@ def compare_snapshot(
     """Compare through syrupy (which writes the file on ``--snapshot-update``), record the outcome,
     and fail the item on a difference. syrupy asks the extension for ``unused``'s files meanwhile."""
     __tracebackhide__ = True
-    from pytest_mcp_contract._suite.snapshots import Serialized, ToolSnapshotExtension, document, serialize
+    from pytest_mcp_contract._suite.snapshots import Serialized, assertion, document, serialize
     from pytest_mcp_contract._suite.unused import serving
 
-    path: Path = request.node.path
+    item = request.node
+    path: Path = item.path
     before = _read(path)
     data = carried(document(tool, settings.snapshot_fields), before)
     text = Serialized(serialize(data))
-    with warnings.catch_warnings():
-        # syrupy expects a snapshot named after its test ("schema"); ours are named after the tool.
-        warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
-        with serving(unused):  # syrupy discovers the folder's unused files as the assertion is made
-            matched = snapshot.use_extension(ToolSnapshotExtension) == text  # syrupy records it; writes on update
     updating = bool(request.config.option.update_snapshots)
+    # syrupy writes on --snapshot-update, and a missing file on --snapshot-update-new-only.
+    with serving(unused), _named_after_tools() if updating or before is None else nullcontext():
+        # syrupy records the assertion, and discovers the folder's unused files as it is made.
+        matched = assertion(item) == text
     _state, failure = _settle(
-        request.node, tool.name, server, path, before=before, data=data, text=text, matched=matched, updating=updating
+        item, tool.name, server, path, before=before, data=data, text=text, matched=matched, updating=updating
     )
     if failure is not None:
         pytest.fail(failure, pytrace=False)
+
+
+@contextmanager
+def _named_after_tools() -> Iterator[None]:
+    """syrupy warns, as it writes, of a snapshot not named after its test ("schema"): ours are named after
+    the tool, on purpose."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot name", category=UserWarning)
+        yield
 
 
 def snapshot_unseen(

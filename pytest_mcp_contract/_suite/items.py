@@ -626,7 +626,7 @@ def _checked_by_item(session: pytest.Session) -> set[str]:
 
 def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: UnusedSnapshots) -> Callable[..., None]:
     # The parameters are what pytest reads to provide fixtures.
-    def schema(request: pytest.FixtureRequest, snapshot: Any, _mcp_contract_suite_clients: Any) -> None:
+    def schema(request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any) -> None:
         __tracebackhide__ = True
         if clash is not None:
             pytest.fail(messages.snapshot_clash(clash, tool_name), pytrace=False)
@@ -640,7 +640,7 @@ def _schema_test(tool_name: str, settings: Settings, clash: str | None, unused: 
             # Its file goes: syrupy deletes a file whose item ran and used it not (a skipped one it keeps, under xdist).
             return
         now = _listed(request, tool_name, owner=True)
-        compare_snapshot(request, snapshot, now, _name(request), settings, unused=unused)
+        compare_snapshot(request, now, _name(request), settings, unused=unused)
         for text in _versions_agree(request, tool_name, settings):
             pytest.fail(text, pytrace=False)
 

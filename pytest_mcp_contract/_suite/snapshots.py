@@ -15,21 +15,25 @@ folder is ever touched. Which tools a folder's server lists is the run's :class:
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+from syrupy.assertion import SnapshotAssertion
 from syrupy.data import SnapshotCollections
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+from syrupy.location import PyTestLocation
 
 from pytest_mcp_contract._json.value import writable
 from pytest_mcp_contract._run.paths import SUFFIX
 from pytest_mcp_contract._suite.unused import served
 
 if TYPE_CHECKING:
+    import pytest
     from mcp_types import Tool
-    from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData, SnapshotIndex
 
 
@@ -48,6 +52,28 @@ def serialize(data: Any) -> str:
     """Sorted keys (protocol versions order schema keys differently), 2-space indent, non-ASCII kept but
     for what no file takes raw (a server's lone surrogate, a control character), which is escaped."""
     return writable(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)) + "\n"
+
+
+def assertion(item: pytest.Item) -> SnapshotAssertion:
+    """syrupy's assertion for the schema item ``item``, with this extension: what syrupy's ``snapshot``
+    fixture makes, made here so that a schema item costs no fixture, and no copy (``use_extension``)."""
+    option = item.config.option
+    return SnapshotAssertion(
+        update_snapshots=option.update_snapshots,
+        update_new_snapshots_only=option.update_new_snapshots_only,
+        extension_class=ToolSnapshotExtension,
+        test_location=PyTestLocation(item),
+        session=item.config._syrupy,  # type: ignore[attr-defined]  # set at syrupy's session start, as its fixture reads it
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _split(filepath: str) -> tuple[str, str, bool]:
+    """An item's absolute path (a schema item's is its snapshot file): its folder, its stem, and whether it is
+    a snapshot file. Text, not ``Path``: syrupy asks six times per schema item."""
+    folder, name = os.path.split(filepath)
+    stem, suffix = os.path.splitext(name)
+    return folder, stem, suffix == SUFFIX
 
 
 class Serialized(str):
@@ -85,16 +111,26 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
 
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
-        path = Path(test_location.filepath)
-        if path.suffix != SUFFIX:
+        folder, _stem, snapshot = _split(test_location.filepath)
+        if not snapshot:
             # syrupy also asks about every other collected test file; none of them has tool
             # snapshots, so point it at a folder that does not exist rather than the test's own.
-            return str(path.parent / "__snapshots__" / ".no-mcp-contract-snapshots")
-        return str(path.parent)
+            return os.path.join(folder, "__snapshots__", ".no-mcp-contract-snapshots")
+        return folder
 
     @classmethod
     def get_snapshot_name(cls, *, test_location: PyTestLocation, index: SnapshotIndex = 0) -> str:
-        return Path(test_location.filepath).stem
+        return _split(test_location.filepath)[1]
+
+    @classmethod
+    def get_location(cls, *, test_location: PyTestLocation, index: SnapshotIndex) -> str:
+        # A schema item's path is its file: the folder syrupy is told, and the tool's stem.
+        stem = _split(test_location.filepath)[1]
+        return os.path.join(cls.dirname(test_location=test_location), stem + SUFFIX)
+
+    @classmethod
+    def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
+        return cls.dirname(test_location=test_location)  # a server's folder, whatever its tools are called
 
     @classmethod
     def matches_test_location(cls, *, test_location: PyTestLocation, snapshot_location: str) -> bool:

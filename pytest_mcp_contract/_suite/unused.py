@@ -35,16 +35,25 @@ class UnusedSnapshots:
     undeleted: dict[Path, str] = field(default_factory=dict)
     """Snapshot files ``--snapshot-update`` should have deleted and could not, with the OS error."""
 
+    resolved: dict[Path, Path] = field(default_factory=dict)
+    """Each folder asked about, resolved (every schema item asks; resolving reads the file system)."""
+
     def remember_listing(self, folder: Path, stems: Iterable[str]) -> None:
         """Which tools exist (their files' stems, ``_run.paths.file_stem``): only removed tools' files are unused."""
-        listed = frozenset(stems)
-        if self.listed.get(folder.resolve()) != listed:
-            self.listed[folder.resolve()] = listed
-            self.removed.pop(folder.resolve(), None)
+        listed, key = frozenset(stems), self._key(folder)
+        if self.listed.get(key) != listed:
+            self.listed[key] = listed
+            self.removed.pop(key, None)
 
     def knows(self, folder: Path) -> bool:
         """Whether a listing told which tools ``folder``'s server lists."""
-        return folder.resolve() in self.listed
+        return self._key(folder) in self.listed
+
+    def _key(self, folder: Path) -> Path:
+        key = self.resolved.get(folder)
+        if key is None:
+            key = self.resolved[folder] = folder.resolve()
+        return key
 
     def removed_tools(self, folder: Path) -> list[Path]:
         """Snapshot files of tools the server no longer lists (empty while the listing is unknown).
@@ -52,7 +61,7 @@ class UnusedSnapshots:
         Only files that read as tool snapshots count: another JSON file someone put in the folder
         is never reported, nor deleted by ``--snapshot-update``.
         """
-        key = folder.resolve()
+        key = self._key(folder)
         listed = self.listed.get(key)
         if listed is None or not folder.is_dir():
             return []

@@ -27,6 +27,7 @@ PROCESS_STATE = {
     "_servers/kinds.py": {"_TARGETS", "_REMAKES"},  # weak, per server object
     "_servers/inprocess.py": {"_CACHE"},  # weak, per server object
     "_contract/mirror.py": {"_SETS"},  # a cache of compiled sets, the same for every run
+    "_run/records.py": {"_WRITTEN"},  # a cache: records by their text, which reads back to an equal record
 }
 """Module-level containers that hold the process's state or a cache, not a run's; each says why."""
 

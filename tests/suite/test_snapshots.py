@@ -203,6 +203,52 @@ def test_deselecting_the_suite_keeps_its_snapshots(weather: Project) -> None:
     assert sorted(path.name for path in _snapshots(weather).iterdir()) == ["get_weather.json", "ping.json"]
 
 
+def test_a_project_snapshot_fixture_of_its_own_leaves_the_tool_snapshots_alone(weather: Project) -> None:
+    # A project may override syrupy's snapshot fixture for its own tests (another extension, a matcher):
+    # the schema items make syrupy's assertion themselves, so theirs is never asked.
+    weather.pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.fixture
+        def snapshot():
+            raise RuntimeError("the project's own snapshot fixture")
+        """
+    )
+    result = weather.run("--snapshot-update")
+    result.assert_outcomes(passed=1)  # the listing item writes both files
+    result = weather.run()
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(["2 snapshots passed."])
+    assert "the project's own snapshot fixture" not in result.stdout.str()
+    path = _snapshots(weather) / "ping.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["output_schema"]["title"] = "Pong"
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    result = weather.run()
+    result.assert_outcomes(passed=4, failed=1)
+    result.stdout.fnmatch_lines(["*_ schema[[]ping[]] _*", "1 snapshot failed. 1 snapshot passed."])
+
+
+def test_pytest_does_not_walk_the_snapshot_folder(weather: Project) -> None:
+    # A file per tool, none a test (a snapshot folder that holds code is refused): pytest is not sent through it.
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
+    weather.pytester.makeconftest(
+        """
+        def pytest_collect_file(file_path):
+            print("offered", file_path.name)
+        """
+    )
+    weather.tests("def test_plain():\n    pass\n", name="test_plain")
+    result = weather.run("-s")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["offered test_plain.py"])
+    assert "offered get_weather.json" not in result.stdout.str()
+    # Given as a path, it is walked like any other (and holds no test).
+    result = weather.run("-s", "mcp_contract_snapshots")
+    result.stdout.fnmatch_lines(["offered get_weather.json", "offered ping.json"])
+
+
 def _suggested(result: pytest.RunResult, before: str) -> list[str]:
     """The arguments of the pytest command a failure message suggests after ``before``."""
     [line] = [line for line in result.outlines if before in line]
