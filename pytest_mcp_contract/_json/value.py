@@ -10,7 +10,7 @@ import decimal
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 NOT_JSON: Final = object()
@@ -240,6 +240,60 @@ _UNWRITABLE: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udf
 """What no writer may get raw: lone surrogates (a file or stream in UTF-8 refuses them; bytes that are
 not UTF-8, read with ``surrogateescape``, become them), NUL and the other control characters but tab and
 line ends (a terminal acts on them, XML forbids them), and the two noncharacters XML forbids."""
+
+
+def indented(value: Any) -> str:
+    """``json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)``, the same text, written without
+    the standard library's generic Python encoder (which an indent falls back to) for what the wire's JSON
+    holds: exact dicts with text keys, lists, text, integers, floats, booleans and null. Anything else goes
+    to ``json.dumps`` whole."""
+    parts: list[str] = []
+    try:
+        _indent(value, parts.append, "\n")
+    except (_Unusual, RecursionError):
+        return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+    return "".join(parts)
+
+
+class _Unusual(Exception):
+    """A value ``indented`` leaves to ``json.dumps``."""
+
+
+_text: Final = json.encoder.encode_basestring  # the C encoder of a JSON string, non-ASCII kept
+_NON_FINITE: Final = {math.inf: "Infinity", -math.inf: "-Infinity"}
+
+
+def _indent(value: Any, put: Callable[[str], None], newline: str) -> None:
+    kind = type(value)
+    if kind is str:
+        put(_text(value))
+    elif kind is dict:
+        inner = newline + "  "
+        keys = sorted(value)  # text keys sort as json.dumps sorts them
+        if any(type(key) is not str for key in keys):
+            raise _Unusual
+        put("{" if keys else "{}")
+        for index, key in enumerate(keys):
+            put(("," if index else "") + inner + _text(key) + ": ")
+            _indent(value[key], put, inner)
+        if keys:
+            put(newline + "}")
+    elif kind is list:
+        inner = newline + "  "
+        put("[" if value else "[]")
+        for index, item in enumerate(value):
+            put(("," if index else "") + inner)
+            _indent(item, put, inner)
+        if value:
+            put(newline + "]")
+    elif value is None or kind is bool:
+        put("null" if value is None else "true" if value else "false")
+    elif kind is int:
+        put(int.__repr__(value))
+    elif kind is float:
+        put(float.__repr__(value) if math.isfinite(value) else _NON_FINITE.get(value, "NaN"))
+    else:
+        raise _Unusual
 
 
 def writable(text: str) -> str:

@@ -885,7 +885,7 @@ class ReportPlugin:
             observed = shapes.schema(main, tool.name)
             entry = shapes.tools.get((main, tool.name))
             tool.answers = entry.answers if entry is not None else 0
-            if tool.schema is not None and tool.schema.file and tool.schema.state != "not written":
+            if tool.schema is not None and tool.schema.file and tool.schema.open_file:
                 path = config.rootpath / tool.schema.file
                 settled = settle(path, observed, updating=updating, new_only=new_only, whole=whole)
                 if settled is not None and settled.state == "no answer seen" and tool.answers:

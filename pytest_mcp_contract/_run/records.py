@@ -168,6 +168,9 @@ class SchemaSeen(ToolRecord):
     changes: tuple[ChangeSeen, ...] = ()
     diff: str = ""
     no_schema: bool = False
+    open_file: bool = False
+    """The file as the item leaves it holds an output schema that names no key: the end of the run settles
+    the shape its answers had there (``_suite.shapes``). No other file is read again."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pytest
 
 from pytest_mcp_contract import _messages as messages
-from pytest_mcp_contract._contract.shapes import OBSERVED_KEY
+from pytest_mcp_contract._contract.shapes import OBSERVED_KEY, is_open
 from pytest_mcp_contract._contract.versions import only_root_adapted
 from pytest_mcp_contract._json.value import same, writable
 from pytest_mcp_contract._run.paths import shown_path
@@ -56,7 +56,7 @@ def compare_snapshot(
     # syrupy writes on --snapshot-update, and a missing file on --snapshot-update-new-only.
     with serving(unused), _named_after_tools() if updating or before is None else nullcontext():
         # syrupy records the assertion, and discovers the folder's unused files as it is made.
-        matched = assertion(item) == text
+        matched = assertion(item, before if before is not None and not isinstance(before, _NotUtf8) else None) == text
     _state, failure = _settle(
         item, tool.name, server, path, before=before, data=data, text=text, matched=matched, updating=updating
     )
@@ -132,6 +132,7 @@ def _settle(
     differs = state in ("changed", "updated", "not written")
     changes, old = _changes(before, data) if differs else ([], None)
     diff = _diff(before, text, path) if differs else ""
+    kept = data if state in ("matched", "created", "updated") else old  # what the file holds now
     SchemaSeen(
         tool_name,
         server,
@@ -140,6 +141,7 @@ def _settle(
         changes=tuple(_change_record(change) for change in changes),
         diff=diff,
         no_schema=data["output_schema"] is None,
+        open_file=isinstance(kept, dict) and is_open(kept.get("output_schema")),
     ).write(item)
     if unwritten is not None:
         return state, unwritten

@@ -16,10 +16,9 @@ folder is ever touched. Which tools a folder's server lists is the run's :class:
 from __future__ import annotations
 
 import functools
-import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 from syrupy.assertion import SnapshotAssertion
@@ -27,7 +26,7 @@ from syrupy.data import SnapshotCollections
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
-from pytest_mcp_contract._json.value import writable
+from pytest_mcp_contract._json.value import indented, writable
 from pytest_mcp_contract._run.paths import SUFFIX
 from pytest_mcp_contract._suite.unused import served
 
@@ -51,20 +50,27 @@ def document(tool: Tool, fields: tuple[str, ...]) -> dict[str, Any]:
 def serialize(data: Any) -> str:
     """Sorted keys (protocol versions order schema keys differently), 2-space indent, non-ASCII kept but
     for what no file takes raw (a server's lone surrogate, a control character), which is escaped."""
-    return writable(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)) + "\n"
+    return writable(indented(data)) + "\n"
 
 
-def assertion(item: pytest.Item) -> SnapshotAssertion:
+def assertion(item: pytest.Item, read: str | None) -> SnapshotAssertion:
     """syrupy's assertion for the schema item ``item``, with this extension: what syrupy's ``snapshot``
-    fixture makes, made here so that a schema item costs no fixture, and no copy (``use_extension``)."""
+    fixture makes, made here so that a schema item costs no fixture, and no copy (``use_extension``).
+    ``read``: the text of the item's file as the item read it (``None``: none, or not UTF-8), which
+    syrupy then need not read again."""
     option = item.config.option
-    return SnapshotAssertion(
+    made = SnapshotAssertion(
         update_snapshots=option.update_snapshots,
         update_new_snapshots_only=option.update_new_snapshots_only,
         extension_class=ToolSnapshotExtension,
         test_location=PyTestLocation(item),
         session=item.config._syrupy,  # type: ignore[attr-defined]  # set at syrupy's session start, as its fixture reads it
     )
+    extension = cast("ToolSnapshotExtension", made.extension)
+    # As syrupy reads a text file: universal newlines.
+    text = read.replace("\r\n", "\n").replace("\r", "\n") if read is not None else None
+    extension.read_already = (os.fspath(item.path), text)
+    return made
 
 
 @functools.lru_cache(maxsize=4096)
@@ -99,9 +105,14 @@ class ToolSnapshotExtension(SingleFileSnapshotExtension):
     ) -> SerializedData:
         return str(data) if isinstance(data, Serialized) else serialize(data)
 
+    read_already: tuple[str, str | None] | None = None
+    """A file this extension's schema item has read already, and its text (``assertion``)."""
+
     def read_snapshot_data_from_location(
         self, *, snapshot_location: str, snapshot_name: str, session_id: str
     ) -> SerializableData | None:
+        if self.read_already is not None and self.read_already[0] == snapshot_location:
+            return self.read_already[1]
         try:
             return super().read_snapshot_data_from_location(
                 snapshot_location=snapshot_location, snapshot_name=snapshot_name, session_id=session_id
