@@ -225,14 +225,13 @@ async def mcp_contract_async(
 
 
 @pytest.fixture(name=CLIENTS_FIXTURE)
-def _mcp_contract_suite_clients(
-    request: pytest.FixtureRequest, mcp_contract_server: object
-) -> dict[str, McpContract | str]:
-    """The generated suite's clients, to the server ``mcp_contract_server`` gives its items (a conftest's
-    too), one per protocol version offered: the first's opens or fails the item; a later one that could
-    not open stands as the reason (the ``listing`` item fails). A version the first client's server
-    answered with already gets no session of its own. One fixture, not two: each costs every item."""
-    return clients.suite_clients(request, mcp_contract_server)
+def _mcp_contract_suite_clients(request: pytest.FixtureRequest) -> dict[str, McpContract | str]:
+    """The generated suite's clients, to its server (``clients.suite_server``), one per protocol version
+    offered: the first's opens or fails the item; a later one that could not open stands as the reason
+    (the ``listing`` item fails). A version the first client's server answered with already gets no
+    session of its own. One fixture, and no other unless a conftest overrides the server: each costs
+    every item."""
+    return clients.suite_clients(request, clients.suite_server(request))
 
 
 @pytest.fixture(name=POOL_FIXTURE)
@@ -243,7 +242,7 @@ def _mcp_contract_suite_pool(request: pytest.FixtureRequest) -> SessionPool:
 
 @pytest.fixture(name=FOLDER_FIXTURE)
 def _mcp_contract_suite_folder(
-    request: pytest.FixtureRequest, mcp_contract_server: object, _mcp_contract_suite_clients: object
+    request: pytest.FixtureRequest, _mcp_contract_suite_clients: dict[str, McpContract | str]
 ) -> Path:
     """The generated suite's snapshot folder, named once its server's session told the name."""
-    return clients.suite_folder(request, mcp_contract_server)
+    return clients.suite_folder(request, _mcp_contract_suite_clients)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import pytest
 
@@ -111,6 +111,17 @@ def sandboxed(request: pytest.FixtureRequest, server: object) -> Iterator[Path]:
             contract.close()
 
 
+def suite_server(request: pytest.FixtureRequest) -> object:
+    """The generated suite's server: a conftest's override of ``mcp_contract_server`` where the item asks
+    for it (``_suite.items``), else the configured one, as the plugin's own fixture gives a suite item."""
+    if "mcp_contract_server" in request.fixturenames:
+        return request.getfixturevalue("mcp_contract_server")
+    server = request.config.stash[SETTINGS].server
+    if server is None:
+        pytest.fail(messages.NO_SERVER, pytrace=False)
+    return server
+
+
 def suite_clients(request: pytest.FixtureRequest, server: object) -> dict[str, McpContract | str]:
     """The suite's clients, one per protocol version offered: the first a session, or the item fails with
     why it could not open; a later one that could not open stands as the reason; a version the first's
@@ -132,10 +143,12 @@ def suite_clients(request: pytest.FixtureRequest, server: object) -> dict[str, M
     return clients
 
 
-def suite_folder(request: pytest.FixtureRequest, server: object) -> Path:
-    """The suite's server's snapshot folder, now that its session told its name (kept for the next collection)."""
+def suite_folder(request: pytest.FixtureRequest, suite: dict[str, McpContract | str]) -> Path:
+    """The suite's server's snapshot folder, now that its session told its name (kept for the next collection).
+    ``suite``: its clients (the first one opened, or the item failed)."""
     from pytest_mcp_contract._run.settings import writes_snapshots
     from pytest_mcp_contract._suite.known import settle_folder
 
     config = request.config
+    server = cast("McpContract", next(iter(suite.values()))).server
     return settle_folder(config, config.stash[SETTINGS], server, config.stash[POOL], updating=writes_snapshots(config))

@@ -11,12 +11,13 @@
 * ``<ini file>::call[<tool>-<case>]`` makes an example call (``cases``);
 * ``<ini file>::fuzz[<tool>]`` fuzzes it, with ``--mcp-contract-fuzz`` (``_fuzz``).
 
-The tools are those the committed snapshot files hold (``_suite.known``): collecting starts no server, and
-the items get it through the ``mcp_contract_server`` fixture, so a conftest's override (and its folder's
-autouse fixtures) set it up. All carry the marker ``mcp_contract``. The ini file is their node, so an id
-pytest prints can be given back to it (``pytest "pyproject.toml::schema[get_item]"``). They are added when
-the run covers the whole project (no path arguments, a directory holding the ini file, or the ini file
-itself), not when one test file is run.
+The tools are those the committed snapshot files hold (``_suite.known``): collecting starts no server. The
+items take it from the ``mcp_contract_server`` fixture where a conftest overrides it (its folder's autouse
+fixtures set it up, as for that folder's tests), else from the configuration, without that fixture. All
+carry the marker ``mcp_contract``. The ini file is their node, so an id pytest prints can be given back to
+it (``pytest "pyproject.toml::schema[get_item]"``). They are added when the run covers the whole project
+(no path arguments, a directory holding the ini file, or the ini file itself), not when one test file is
+run.
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ class ContractItem(pytest.Function):
         of its parent chain, and tells them apart by node (pytest 9) or node id (8): only the collected
         folder node itself carries them."""
         suite = cast("ContractSuite", self.parent)
+        self.obj = _with_server(self.obj)  # the override gives the server: the item asks for it, as a test does
         info = suite.fixture_info(self.obj, folder)
         self._fixtureinfo = info
         self.fixturenames = info.names_closure
@@ -178,6 +180,36 @@ class ContractItem(pytest.Function):
         if isinstance(excinfo.value, McpContractError | pytest.fail.Exception):
             return message_only("\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])]), self.path)
         return super().repr_failure(excinfo)
+
+
+def _with_server(function: Callable[..., None]) -> Callable[..., None]:
+    """``function`` run by an item that also asks for ``mcp_contract_server``: where a conftest overrides
+    it, the suite's clients fixture takes the server from it (otherwise from the configuration, which
+    spares every item a fixture)."""
+    code = function.__code__
+    if FOLDER_FIXTURE in code.co_varnames[: code.co_argcount]:
+
+        def listing(
+            request: pytest.FixtureRequest,
+            _mcp_contract_suite_clients: Any,
+            _mcp_contract_suite_folder: Path,
+            mcp_contract_server: object,
+        ) -> None:
+            __tracebackhide__ = True
+            function(request, _mcp_contract_suite_clients, _mcp_contract_suite_folder)
+
+        run: Callable[..., None] = listing
+    else:
+
+        def item(request: pytest.FixtureRequest, _mcp_contract_suite_clients: Any, mcp_contract_server: object) -> None:
+            __tracebackhide__ = True
+            function(request, _mcp_contract_suite_clients)
+
+        run = item
+    # What syrupy reads as the test's module and name; not functools.wraps, whose __wrapped__ pytest would
+    # follow to the function's own parameters.
+    run.__module__, run.__name__ = function.__module__, function.__name__
+    return run
 
 
 def message_only(text: str, path: Path) -> ReprExceptionInfo:
@@ -417,7 +449,7 @@ def _sequences_test(settings: Settings) -> Callable[..., None]:
         from pytest_mcp_contract._servers.sandbox import fresh
 
         (_version, client), *others = _legs(request)
-        server = request.getfixturevalue("mcp_contract_server")
+        server = client.server
         pool: SessionPool = request.getfixturevalue(POOL_FIXTURE)
         making = fresh(server) if settings.sandbox else None
         unsandboxed = ""
@@ -524,7 +556,7 @@ def _listing_test(settings: Settings, known: Known) -> Callable[..., None]:
 
         client = _client(request)
         folder = _mcp_contract_suite_folder
-        server = request.node.funcargs["mcp_contract_server"]
+        server = client.server
         clients = _clients(request)
         texts = [messages.unlisted_under(version, why) for version, why in clients.items() if isinstance(why, str)]
         wide = merge({version: leg.session.listing_wide for version, leg in _legs(request)})
