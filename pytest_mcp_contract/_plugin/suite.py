@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pytest_mcp_contract._run.settings import Settings
+    from pytest_mcp_contract._suite.items import ContractSuite
 
 
 def check_syrupy(config: pytest.Config, settings: Settings) -> None:
@@ -86,7 +87,7 @@ def add_suite(session: pytest.Session, items: list[pytest.Item]) -> None:
     config = session.config
     if not has_suite(config):
         return
-    from pytest_mcp_contract._suite.items import ContractItem, fixtures_folder, make_suite
+    from pytest_mcp_contract._suite.items import ContractItem, fixtures_folder, make_suite, server_overridden
 
     made = config.stash.get(SUITE_NODE, None)
     if made is None or not made.collected:
@@ -100,8 +101,13 @@ def add_suite(session: pytest.Session, items: list[pytest.Item]) -> None:
         # Report them as collected, so "collected N items" counts them like any other test.
         report = pytest.CollectReport(node.nodeid, "passed", None, list(suite))
         session.ihook.pytest_collectreport(report=report)
+    # Where another's mcp_contract_server is in sight, the items ask for it: a sub-folder's conftest
+    # (with that folder's fixtures), or one the suite's own node sees (the rootdir conftest, a plugin module).
     folder = fixtures_folder(session, items)
-    if folder is not None:
-        for item in items:
-            if isinstance(item, ContractItem):
-                item.see_fixtures_of(folder)
+    generated = [item for item in items if isinstance(item, ContractItem)]
+    if folder is None and generated and server_overridden(cast("ContractSuite", generated[0].parent)):
+        for item in generated:
+            item.ask_for_server(cast("pytest.Collector", item.parent))
+    elif folder is not None:
+        for item in generated:
+            item.ask_for_server(folder)

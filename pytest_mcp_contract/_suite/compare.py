@@ -56,7 +56,8 @@ def compare_snapshot(
     # syrupy writes on --snapshot-update, and a missing file on --snapshot-update-new-only.
     with serving(unused), _named_after_tools() if updating or before is None else nullcontext():
         # syrupy records the assertion, and discovers the folder's unused files as it is made.
-        matched = assertion(item, before if before is not None and not isinstance(before, _NotUtf8) else None) == text
+        read = before if before is not None and not isinstance(before, _NotUtf8) else None
+        matched = assertion(item, read, with_default=unused.first_assertion()) == text
     _state, failure = _settle(
         item, tool.name, server, path, before=before, data=data, text=text, matched=matched, updating=updating
     )
@@ -132,7 +133,8 @@ def _settle(
     differs = state in ("changed", "updated", "not written")
     changes, old = _changes(before, data) if differs else ([], None)
     diff = _diff(before, text, path) if differs else ""
-    kept = data if state in ("matched", "created", "updated") else old  # what the file holds now
+    # What the file holds now: the text, or what it held (a file not written is the end of the run's to leave).
+    kept = data if state in ("matched", "created", "updated") else old if state == "changed" else None
     SchemaSeen(
         tool_name,
         server,

@@ -158,14 +158,14 @@ class ContractItem(pytest.Function):
         if structured is not None:
             self._id = type(structured).parse(str(structured))
 
-    def see_fixtures_of(self, folder: pytest.Dir) -> None:
-        """See the fixtures ``folder``'s tests see (its conftest's override of ``mcp_contract_server``, its
-        autouse fixtures), though the item hangs at the ini file above it. pytest gives an item the fixtures
-        of its parent chain, and tells them apart by node (pytest 9) or node id (8): only the collected
-        folder node itself carries them."""
+    def ask_for_server(self, node: pytest.Collector) -> None:
+        """Ask for ``mcp_contract_server``, which an override gives, with the fixtures ``node``'s tests see:
+        a folder's (its conftest's override, its autouse fixtures), though the item hangs at the ini file
+        above it, or the suite's own. pytest gives an item the fixtures of its parent chain, and tells them
+        apart by node (pytest 9) or node id (8): only the collected folder node itself carries them."""
         suite = cast("ContractSuite", self.parent)
-        self.obj = _with_server(self.obj)  # the override gives the server: the item asks for it, as a test does
-        info = suite.fixture_info(self.obj, folder)
+        self.obj = _with_server(self.obj)  # the suite's clients fixture then takes the server from it
+        info = suite.fixture_info(self.obj, node)
         self._fixtureinfo = info
         self.fixturenames = info.names_closure
         self._initrequest()  # its request reads the fixtures from the info
@@ -180,6 +180,21 @@ class ContractItem(pytest.Function):
         if isinstance(excinfo.value, McpContractError | pytest.fail.Exception):
             return message_only("\n".join([str(excinfo.value), *getattr(excinfo.value, "__notes__", [])]), self.path)
         return super().repr_failure(excinfo)
+
+
+def server_overridden(suite: ContractSuite) -> bool:
+    """Whether the ``mcp_contract_server`` fixture the suite's own node sees is another's than the plugin's:
+    a rootdir conftest's, a plugin module's (``pytest_plugins``, ``-p``)."""
+    found = suite.fixture_info(_asks_for_server).name2fixturedefs.get("mcp_contract_server")
+    return bool(found) and getattr(found[-1].func, "__module__", "") != PLUGIN_MODULE  # the last one answers
+
+
+PLUGIN_MODULE: Final = "pytest_mcp_contract.plugin"
+"""Where the plugin's own ``mcp_contract_server`` fixture is defined."""
+
+
+def _asks_for_server(mcp_contract_server: object) -> None:
+    """What asks for the server fixture alone, to see which definition answers (``server_overridden``)."""
 
 
 def _with_server(function: Callable[..., None]) -> Callable[..., None]:
@@ -283,7 +298,10 @@ def _items(suite: ContractSuite, settings: Settings, known: Known) -> list[pytes
         ):
             if function is not None:
                 # syrupy finds the snapshot file from the item's path (also on the xdist controller).
-                items.append(_item(suite, f"{kind}[{name}]", function, name, snapshot_path(folder, name)))
+                item = _item(suite, f"{kind}[{name}]", function, name, snapshot_path(folder, name))
+                if kind == "schema":  # syrupy marks what asserts a snapshot: -m syrupy_snapshot picks it
+                    item.add_marker("syrupy_snapshot")
+                items.append(item)
         items += [_call_item(suite, folder, case) for case in known.cases if case.tool == name and not case.from_file]
     # Tools the base revision has and the working tree no longer does: a break for every client that calls them.
     for stem in sorted(set(base or ()) - {file_stem(name) for name in known.tools}):

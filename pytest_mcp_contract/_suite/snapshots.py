@@ -23,8 +23,11 @@ from typing import TYPE_CHECKING, Any, cast
 from pydantic import BaseModel
 from syrupy.assertion import SnapshotAssertion
 from syrupy.data import SnapshotCollections
+from syrupy.exceptions import FailedToLoadModuleMember
+from syrupy.extensions import DEFAULT_EXTENSION
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
+from syrupy.utils import import_module_member
 
 from pytest_mcp_contract._json.value import indented, writable
 from pytest_mcp_contract._run.paths import SUFFIX
@@ -33,6 +36,7 @@ from pytest_mcp_contract._suite.unused import served
 if TYPE_CHECKING:
     import pytest
     from mcp_types import Tool
+    from syrupy.extensions.base import AbstractSyrupyExtension
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData, SnapshotIndex
 
 
@@ -53,12 +57,25 @@ def serialize(data: Any) -> str:
     return writable(indented(data)) + "\n"
 
 
-def assertion(item: pytest.Item, read: str | None) -> SnapshotAssertion:
+def assertion(item: pytest.Item, read: str | None, *, with_default: bool = False) -> SnapshotAssertion:
     """syrupy's assertion for the schema item ``item``, with this extension: what syrupy's ``snapshot``
     fixture makes, made here so that a schema item costs no fixture, and no copy (``use_extension``).
     ``read``: the text of the item's file as the item read it (``None``: none, or not UTF-8), which
     syrupy then need not read again."""
     option = item.config.option
+    if with_default:
+        # syrupy's own fixture would have registered its default extension too: its report then looks for
+        # the project's own unused snapshots (``*.ambr``) beside every collected test file, as it does
+        # in a run where no test asserts a snapshot.
+        default = _default_extension(option)
+        if default is not None:
+            SnapshotAssertion(
+                update_snapshots=option.update_snapshots,
+                update_new_snapshots_only=option.update_new_snapshots_only,
+                extension_class=default,
+                test_location=PyTestLocation(item),
+                session=item.config._syrupy,  # type: ignore[attr-defined]
+            )
     made = SnapshotAssertion(
         update_snapshots=option.update_snapshots,
         update_new_snapshots_only=option.update_new_snapshots_only,
@@ -80,6 +97,16 @@ def _split(filepath: str) -> tuple[str, str, bool]:
     folder, name = os.path.split(filepath)
     stem, suffix = os.path.splitext(name)
     return folder, stem, suffix == SUFFIX
+
+
+def _default_extension(option: Any) -> type[AbstractSyrupyExtension] | None:
+    """The extension syrupy's ``snapshot`` fixture uses (``--snapshot-default-extension``), as its report finds it."""
+    path = getattr(option, "default_extension", None)
+    try:
+        found: type[AbstractSyrupyExtension] = import_module_member(path) if path else DEFAULT_EXTENSION
+    except FailedToLoadModuleMember:
+        return None
+    return found
 
 
 class Serialized(str):

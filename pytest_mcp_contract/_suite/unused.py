@@ -35,6 +35,8 @@ class UnusedSnapshots:
     undeleted: dict[Path, str] = field(default_factory=dict)
     """Snapshot files ``--snapshot-update`` should have deleted and could not, with the OS error."""
 
+    asserted: bool = False
+    """A schema item made its syrupy assertion in this process (``first_assertion``)."""
     resolved: dict[Path, Path] = field(default_factory=dict)
     """Each folder asked about, resolved (every schema item asks; resolving reads the file system)."""
 
@@ -44,6 +46,12 @@ class UnusedSnapshots:
         if self.listed.get(key) != listed:
             self.listed[key] = listed
             self.removed.pop(key, None)
+
+    def first_assertion(self) -> bool:
+        """Whether this is the run's first schema assertion in this process (then syrupy's default extension
+        is registered beside it, as syrupy's fixture would have registered it)."""
+        first, self.asserted = not self.asserted, True
+        return first
 
     def knows(self, folder: Path) -> bool:
         """Whether a listing told which tools ``folder``'s server lists."""

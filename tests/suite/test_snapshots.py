@@ -230,6 +230,24 @@ def test_a_project_snapshot_fixture_of_its_own_leaves_the_tool_snapshots_alone(w
     result.stdout.fnmatch_lines(["*_ schema[[]ping[]] _*", "1 snapshot failed. 1 snapshot passed."])
 
 
+def test_syrupy_still_finds_the_projects_own_unused_snapshots(weather: Project) -> None:
+    # The schema items make syrupy's assertion themselves: syrupy's default extension is registered beside
+    # the first one, as its fixture would, so its report still looks beside every collected test file.
+    weather.run("--snapshot-update").assert_outcomes(passed=1)
+    weather.tests("def test_plain():\n    pass\n", name="test_plain")
+    leftover = weather.pytester.path / "__snapshots__" / "test_plain.ambr"
+    leftover.parent.mkdir()
+    leftover.write_text("# serializer version: 1\n# name: test_gone\n  1\n# ---\n", encoding="utf-8")
+    result = weather.run()
+    result.stdout.fnmatch_lines(["*1 snapshot unused*"])
+    assert result.ret == 1
+    # And syrupy's marker picks the items that assert a snapshot.
+    result = weather.run("-m", "syrupy_snapshot", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(
+        ["tox.ini::schema[[]get_weather[]]", "tox.ini::schema[[]ping[]]", "2/* tests collected*"]
+    )
+
+
 def test_pytest_does_not_walk_the_snapshot_folder(weather: Project) -> None:
     # A file per tool, none a test (a snapshot folder that holds code is refused): pytest is not sent through it.
     weather.run("--snapshot-update").assert_outcomes(passed=1)

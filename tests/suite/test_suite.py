@@ -289,6 +289,26 @@ def test_a_conftest_override_gives_the_suite_its_server(weather: Project, config
     weather.run().assert_outcomes(passed=4)
 
 
+@pytest.mark.parametrize("where", ["plugin-module", "conftest-no-tests"])
+def test_an_override_no_collected_test_sits_under_still_gives_the_suite_its_server(
+    weather: Project, where: str
+) -> None:
+    # The suite's items ask for mcp_contract_server wherever another's than the plugin's is in sight of them:
+    # a plugin module's (pytest_plugins), or the rootdir conftest's when no test of its folder is collected.
+    if where == "plugin-module":
+        weather.pytester.makepyfile(server_fixtures=OVERRIDE)
+        weather.pytester.makeconftest('pytest_plugins = ["server_fixtures"]\n')
+    else:
+        weather.pytester.makeconftest(OVERRIDE)
+        weather.pytester.mkdir("tests")
+        weather.configure("weather.py:mcp", suite=True, testpaths="tests")
+    plain = 1 if where == "plugin-module" else 0  # the project's own test, where testpaths leaves it in
+    weather.run("--snapshot-update").assert_outcomes(passed=plain + 1)  # and the listing item
+    snapshots = weather.pytester.path / "mcp_contract_snapshots"
+    assert sorted(path.relative_to(snapshots).as_posix() for path in snapshots.rglob("*.json")) == ["pinger/ping.json"]
+    weather.run().assert_outcomes(passed=plain + 3)
+
+
 def test_wire_server_items(project: Project) -> None:
     project.configure(target("wire"), suite=True)
     # The first run: the listing item records every tool, and fails with the checks of the four it breaks.
