@@ -105,9 +105,9 @@ def add_suite(session: pytest.Session, items: list[pytest.Item]) -> None:
     # (with that folder's fixtures), or one the suite's own node sees (the rootdir conftest, a plugin module).
     folder = fixtures_folder(session, items)
     generated = [item for item in items if isinstance(item, ContractItem)]
-    if folder is None and generated and server_overridden(cast("ContractSuite", generated[0].parent)):
+    seen_from: pytest.Collector | None = folder
+    if seen_from is None and generated and server_overridden(cast("ContractSuite", generated[0].parent)):
+        seen_from = cast("ContractSuite", generated[0].parent)  # every item's parent: the suite's one node
+    if seen_from is not None:
         for item in generated:
-            item.ask_for_server(cast("pytest.Collector", item.parent))
-    elif folder is not None:
-        for item in generated:
-            item.ask_for_server(folder)
+            item.ask_for_server(seen_from)

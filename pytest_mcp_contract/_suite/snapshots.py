@@ -63,26 +63,24 @@ def assertion(item: pytest.Item, read: str | None, *, with_default: bool = False
     ``read``: the text of the item's file as the item read it (``None``: none, or not UTF-8), which
     syrupy then need not read again."""
     option = item.config.option
-    if with_default:
+    location = PyTestLocation(item)
+
+    def made_with(extension_class: type[AbstractSyrupyExtension]) -> SnapshotAssertion:
+        return SnapshotAssertion(  # registered with syrupy's session as it is made
+            update_snapshots=option.update_snapshots,
+            update_new_snapshots_only=option.update_new_snapshots_only,
+            extension_class=extension_class,
+            test_location=location,
+            session=item.config._syrupy,  # type: ignore[attr-defined]  # set at syrupy's session start, as its fixture reads it
+        )
+
+    default = _default_extension(option) if with_default else None
+    if default is not None:
         # syrupy's own fixture would have registered its default extension too: its report then looks for
         # the project's own unused snapshots (``*.ambr``) beside every collected test file, as it does
         # in a run where no test asserts a snapshot.
-        default = _default_extension(option)
-        if default is not None:
-            SnapshotAssertion(
-                update_snapshots=option.update_snapshots,
-                update_new_snapshots_only=option.update_new_snapshots_only,
-                extension_class=default,
-                test_location=PyTestLocation(item),
-                session=item.config._syrupy,  # type: ignore[attr-defined]
-            )
-    made = SnapshotAssertion(
-        update_snapshots=option.update_snapshots,
-        update_new_snapshots_only=option.update_new_snapshots_only,
-        extension_class=ToolSnapshotExtension,
-        test_location=PyTestLocation(item),
-        session=item.config._syrupy,  # type: ignore[attr-defined]  # set at syrupy's session start, as its fixture reads it
-    )
+        made_with(default)
+    made = made_with(ToolSnapshotExtension)
     extension = cast("ToolSnapshotExtension", made.extension)
     # As syrupy reads a text file: universal newlines.
     text = read.replace("\r\n", "\n").replace("\r", "\n") if read is not None else None
