@@ -7,6 +7,7 @@ The async steps are plain coroutines; the sync and async fixtures (``sync_client
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
@@ -61,7 +62,7 @@ from pytest_mcp_contract._sdk.client import Claimed, SdkSession, open_session
 from pytest_mcp_contract._sdk.errors import RpcError, explain
 from pytest_mcp_contract._sdk.tap import NotAMessage, WireTap
 from pytest_mcp_contract._sdk.wire import read_result, wire_result
-from pytest_mcp_contract._servers.kinds import Connection, as_target, own_name, server_label, server_name
+from pytest_mcp_contract._servers.kinds import Connection, as_target, own_name, server_name
 
 if TYPE_CHECKING:
     from mcp_types import CallToolResult, Tool
@@ -109,6 +110,9 @@ class SessionOptions(TypedDict, total=False):
 
 class ContractSession:
     """The loop-independent core shared by ``mcp_contract`` and ``mcp_contract_async``."""
+
+    _negotiated: str | None = None
+    """The version the server answered with, read once it did: the judge asks at every call."""
 
     def __init__(
         self,
@@ -201,13 +205,14 @@ class ContractSession:
             await _close_quietly(connection)
             cause = single(error)
             hint = await self._hint(cause)
-            problem = messages.not_opened(server_label(self.server), explain(cause), hint, self._stderr())
+            problem = messages.not_opened(self.label, explain(cause), hint, self._stderr())
             raise SessionError(problem) from self._chained(error)
+        self._negotiated = self._sdk.protocol_version
         self._handshake = [
             violation
             for method in ("initialize", "server/discover")
             for raw in self.tap.take_method(method)
-            for violation in wire_violations(read_strictly(method, self.negotiated, raw), server_label(self.server))
+            for violation in wire_violations(read_strictly(method, self.negotiated, raw), self.label)
         ]
         told = self._sdk.server_name
         if self.names is not None and told is not None and self.target.external:  # in process, it has its name
@@ -241,7 +246,7 @@ class ContractSession:
 
     def opening_timed_out(self, seconds: float) -> SessionError:
         """The error for a server that did not finish the handshake within the startup timeout."""
-        return SessionError(messages.opening_timed_out(server_label(self.server), seconds, self._stderr()))
+        return SessionError(messages.opening_timed_out(self.label, seconds, self._stderr()))
 
     async def _on_message(self, message: object) -> None:
         # The transport hands its faults (the first stdout line that is not JSON-RPC) to the message
@@ -266,14 +271,14 @@ class ContractSession:
         if isinstance(fault, NotAMessage):
             # Why a banner is no message goes without saying; why a would-be message is not one does not.
             why = fault.why if fault.line.lstrip().startswith(("{", "[")) else ""
-            return messages.stdout_noise(server_label(self.server), when, fault.line, why)
-        return messages.stdout_noise(server_label(self.server), when, None, explain(fault))
+            return messages.stdout_noise(self.label, when, fault.line, why)
+        return messages.stdout_noise(self.label, when, None, explain(fault))
 
     async def list_tools(self) -> dict[str, Tool]:
         """Every page of ``tools/list``, each read strictly where the wire is tapped (``_client.listing``):
         what the listing breaks is kept in :attr:`listing_violations`, and a malformed part counts as absent."""
         __tracebackhide__ = True
-        listing = Listing(self.negotiated, server_label(self.server))
+        listing = Listing(self.negotiated, self.label)
         cursor: str | None = None
         sdk = self.sdk  # a server already gone says so itself
         try:
@@ -292,19 +297,15 @@ class ContractSession:
                     return listing.tools
         except ValidationError as error:  # the negotiated version's wire model rejects the listing
             refusal = self._off_model(error)
-            raise SessionError(
-                messages.listing_off_model(server_label(self.server), refusal.version, refusal.why)
-            ) from None
+            raise SessionError(messages.listing_off_model(self.label, refusal.version, refusal.why)) from None
         except Exception as error:
             if self._closed_under_us(error):
                 await self._went_away("tools/list", error, "it crashed or exited.")
             if self._discovered() and _wants_initialize(error):  # it claimed a version, then did not speak it
-                claimed = messages.claimed_then_broke(server_label(self.server), str(self.negotiated), explain(error))
+                claimed = messages.claimed_then_broke(self.label, str(self.negotiated), explain(error))
                 raise SessionError(claimed) from self._chained(error)
-            raise SessionError(messages.listing_failed(server_label(self.server), explain(error))) from self._chained(
-                error
-            )
-        raise SessionError(messages.listing_endless(server_label(self.server), MAX_PAGES))
+            raise SessionError(messages.listing_failed(self.label, explain(error))) from self._chained(error)
+        raise SessionError(messages.listing_endless(self.label, MAX_PAGES))
 
     async def refresh_tools(self) -> None:
         self._tools = await self.list_tools()
@@ -445,7 +446,7 @@ class ContractSession:
         ended = self.connection.ended() if self.connection is not None else ""
         self._gone = f"it {ended or 'closed the connection'} during {during}"
         raise SessionError(
-            messages.closed_under_us(server_label(self.server), during, why, hint, then=then, stderr=self._stderr())
+            messages.closed_under_us(self.label, during, why, hint, then=then, stderr=self._stderr())
         ) from None
 
     def lost(self, during: str | None, error: BaseException | None) -> SessionError:
@@ -455,12 +456,10 @@ class ContractSession:
         explained = explain(single(error)) if error is not None else None
         self._gone = f"the connection broke during {during}" if during else "the connection broke"
         then = self._later_calls()
-        return SessionError(
-            messages.connection_broke(server_label(self.server), during, explained, self._stderr(), then=then)
-        )
+        return SessionError(messages.connection_broke(self.label, during, explained, self._stderr(), then=then))
 
     def _gone_error(self) -> SessionError:
-        label = server_label(self.server)
+        label = self.label
         return SessionError(messages.server_gone(label, str(self._gone), pooled=self.pooled, started=self.started_here))
 
     def _later_calls(self) -> str:
@@ -509,10 +508,15 @@ class ContractSession:
     def tools(self) -> dict[str, Tool]:
         return self._tools
 
+    @functools.cached_property
+    def label(self) -> str:
+        """How messages name the server (``server_label``), made once: the judge names it in every verdict."""
+        return self.target.label
+
     @property
     def negotiated(self) -> str | None:
         """The protocol version the server answered with (``None`` before the session opened)."""
-        return self._sdk.protocol_version if self._sdk is not None else None
+        return self._negotiated
 
     def check_arguments(self, name: str, arguments: dict[str, Any] | None) -> None:
         """Raise :class:`InvalidArgumentsError` for arguments the input schema refuses (``_client.arguments``)."""
@@ -589,7 +593,7 @@ class ContractSession:
             arguments,
             outcome,
             self.negotiated,
-            server=server_label(self.server),
+            server=self.label,
             expect_error=expect_error,
             check_formats=self.check_formats,
             noise=self._noise(),

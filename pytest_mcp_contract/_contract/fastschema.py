@@ -95,7 +95,9 @@ class _Compiler:
         if _UNSUPPORTED.intersection(node) or (self._check_formats and "format" in node):
             raise _Unsupported
         checks: list[Predicate] = []
-        if "type" in node:
+        # A lone "object" or "array" type is tested by that kind's own check: one call fewer per node.
+        only = node.get("type") if node.get("type") in ("object", "array") else None
+        if "type" in node and only is None:
             checks.append(self._type(node["type"]))
         if "enum" in node:
             choices = list(node["enum"])
@@ -105,8 +107,8 @@ class _Compiler:
             checks.append(lambda value: same(value, const))
         checks.extend(self._numbers(node))
         checks.extend(self._strings(node))
-        if any(key in node for key in ("properties", "required", "additionalProperties", "patternProperties")):
-            checks.append(self._object(node))
+        if only == "object" or any(key in node for key in _OBJECT_KEYWORDS):
+            checks.append(self._object(node, strict=only == "object"))
         if "minProperties" in node or "maxProperties" in node:
             low, high = node.get("minProperties", 0), node.get("maxProperties")
             checks.append(
@@ -114,8 +116,8 @@ class _Compiler:
                     not isinstance(value, dict) or (low <= len(value) and (high is None or len(value) <= high))
                 )
             )
-        if any(key in node for key in ("items", "prefixItems", "minItems", "maxItems")):
-            checks.append(self._array(node))
+        if only == "array" or any(key in node for key in _ARRAY_KEYWORDS):
+            checks.append(self._array(node, strict=only == "array"))
         if "allOf" in node:
             checks.append(_all([self.compile(sub) for sub in node["allOf"]]))
         if "anyOf" in node:
@@ -152,7 +154,8 @@ class _Compiler:
             checks.append(lambda value: not isinstance(value, str) or search_compiled(pattern, value))
         return checks
 
-    def _object(self, node: dict[str, Any]) -> Predicate:
+    def _object(self, node: dict[str, Any], *, strict: bool) -> Predicate:
+        """The object keywords' check; ``strict``: a value that is no object fails (``"type": "object"``)."""
         properties = [(name, self.compile(sub)) for name, sub in node.get("properties", {}).items()]
         known = frozenset(node.get("properties", {}))
         required = tuple(node.get("required", ()))
@@ -163,7 +166,7 @@ class _Compiler:
 
         def check(value: Any) -> bool:
             if not isinstance(value, dict):
-                return True
+                return not strict
             for name in required:
                 if name not in value:
                     return False
@@ -183,14 +186,15 @@ class _Compiler:
 
         return check
 
-    def _array(self, node: dict[str, Any]) -> Predicate:
+    def _array(self, node: dict[str, Any], *, strict: bool) -> Predicate:
+        """The array keywords' check; ``strict``: a value that is no array fails (``"type": "array"``)."""
         prefix = [self.compile(sub) for sub in node.get("prefixItems", [])]
         rest = self.compile(node["items"]) if "items" in node else None
         low, high = node.get("minItems", 0), node.get("maxItems")
 
         def check(value: Any) -> bool:
             if not isinstance(value, list):
-                return True
+                return not strict
             if len(value) < low or (high is not None and len(value) > high):
                 return False
             for valid, item in zip(prefix, value, strict=False):
@@ -210,9 +214,11 @@ class _Compiler:
         if ref not in self._refs:
             target = self._resolve(ref)
             slot: list[Predicate] = []
-            # Registered before compiling, so a recursive model refers to itself through the slot.
+            # Registered before compiling, so a recursive model refers to itself through the slot; once
+            # compiled, later references take the predicate itself, with no call between.
             self._refs[ref] = _late(slot)
             slot.append(self.compile(target))
+            self._refs[ref] = slot[0]
         return self._refs[ref]
 
     def _resolve(self, ref: str) -> Any:
@@ -226,6 +232,9 @@ class _Compiler:
                 return self._root[prefix[2:-1]][name]
         raise _Unsupported
 
+
+_OBJECT_KEYWORDS: Final = ("properties", "required", "additionalProperties", "patternProperties")
+_ARRAY_KEYWORDS: Final = ("items", "prefixItems", "minItems", "maxItems")
 
 _BOUNDS: Final[tuple[tuple[str, Callable[[Any, Any], bool]], ...]] = (
     ("minimum", lambda value, limit: value >= limit),

@@ -1,7 +1,8 @@
 """The mirror rule: does ``content`` (text for the model) say what ``structured_content`` says?
 
 One rule for every transport. It reads the wire answer only, so the same answer gets the same
-verdict in process, over stdio and over HTTP. Values are compared parsed, never as raw text.
+verdict in process, over stdio and over HTTP. Values are compared parsed, never as raw text (a
+text that is, character for character, the data's JSON as ``written`` writes it agrees unparsed).
 
 1. A *wrapper* is an object with exactly one key: the SDK's ``{"result": x}``, and equally
    ``{"content": x}`` or ``{"entities": [...]}``. Its text may show the wrapped value instead of
@@ -38,6 +39,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
+
+from pydantic_core import to_json
 
 from pytest_mcp_contract._json.schemaform import canonical, lookup
 from pytest_mcp_contract._json.value import (
@@ -115,8 +118,10 @@ def default_repr(blocks: Sequence[Any]) -> tuple[int, str, str] | None:
     return None
 
 
-def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | None) -> Mirror:
-    """The verdict on ``blocks`` as a mirror of ``structured``. Raises :class:`TooDeep`."""
+def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | None, text: str | None = None) -> Mirror:
+    """The verdict on ``blocks`` as a mirror of ``structured``. Raises :class:`TooDeep`.
+
+    ``text``: ``written(structured)``, where the caller has it already."""
     # The schema matters only for arrays that are sets: below, ``schema`` is None when it has none.
     schema = schema if _has_sets(schema) else None
     candidates = _candidates(structured, schema)
@@ -126,7 +131,10 @@ def mirror(structured: Any, blocks: Sequence[Any], *, schema: dict[str, Any] | N
     found = default_repr(blocks)
     if found is not None:
         return Mirror(_repr_mismatch(*found, value))
-    verdict = _record(blocks, candidates, schema) if isinstance(value, dict) else _shown(blocks, candidates, schema)
+    if isinstance(value, dict):
+        verdict = _record(blocks, candidates, schema, {} if text is None else {0: text})
+    else:
+        verdict = _shown(blocks, candidates, schema)
     if verdict is AGREES or any(block.type == "text" and block.text.strip() for block in blocks):
         return verdict
     # No text at all, or only empty ones: nothing to tell (no data, or the blocks the data holds), or
@@ -198,10 +206,15 @@ def _candidates(structured: Any, schema: dict[str, Any] | None) -> list[_Candida
 # --- a record: JSON blocks must agree, prose is not compared ---------------------------------------
 
 
-def _record(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None) -> Mirror:
+def _record(
+    blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[str, Any] | None, texts: dict[int, str | None]
+) -> Mirror:
     documents = []
     for index, block in enumerate(blocks):
         if block.type != "text":
+            continue
+        if _written_out(block.text, candidates, texts):
+            documents.append((index, _AGREED))
             continue
         parsed = parse(block.text)
         if parsed is TOO_DEEP:
@@ -210,7 +223,11 @@ def _record(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[st
             documents.append((index, parsed))
     if not documents:
         return Mirror(None, prose=_RECORD_IN_PROSE)
-    disagreeing = [(index, parsed) for index, parsed in documents if not _agrees_with_any(parsed, candidates, schema)]
+    disagreeing = [
+        (index, parsed)
+        for index, parsed in documents
+        if parsed is not _AGREED and not _agrees_with_any(parsed, candidates, schema)
+    ]
     if not disagreeing:
         return AGREES
     index, parsed = disagreeing[0]
@@ -220,6 +237,32 @@ def _record(blocks: Sequence[Any], candidates: list[_Candidate], schema: dict[st
         blocks_too = f"text block {others} disagrees" if len(disagreeing) == 2 else f"text blocks {others} disagree"
         mismatch = Mismatch(f"{mismatch.message}\n({blocks_too} too)", mismatch.path)
     return Mirror(mismatch)
+
+
+_AGREED: Final = object()
+"""A block that is a candidate's JSON, character for character: it agrees, unparsed."""
+
+
+def written(value: Any) -> str | None:
+    """``value``'s JSON as pydantic writes it with an indent of 2 (NaN as ``NaN``), or ``None`` where it
+    writes none (nested too deep, a lone surrogate). The Python SDK's own text for structured output, and
+    ``JSON.stringify``'s with that indent for most data."""
+    try:
+        return to_json(value, indent=2, inf_nan_mode="constants").decode()
+    except (ValueError, RecursionError):
+        return None
+
+
+def _written_out(text: str, candidates: list[_Candidate], texts: dict[int, str | None]) -> bool:
+    """Whether ``text`` is, character for character, one candidate's JSON as :func:`written` writes it.
+    Such a text says what the data says, so it agrees without being parsed and compared (the judge asks
+    at every call). ``texts``: each candidate's, by position, once made."""
+    for position, candidate in enumerate(candidates):
+        if position not in texts:
+            texts[position] = written(candidate.value)
+        if text == texts[position]:
+            return True
+    return False
 
 
 def _document_mismatch(

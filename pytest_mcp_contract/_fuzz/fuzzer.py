@@ -25,9 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contract import _messages as messages
+from pytest_mcp_contract._client.legs import everywhere
+from pytest_mcp_contract._client.session import SessionError
 from pytest_mcp_contract._contract.answer import Answer, ErrorAnswer, NoAnswer, Outcome
 from pytest_mcp_contract._contract.expect import Expectation, Judge, Verdict
 from pytest_mcp_contract._contract.violations import ContractViolationError, Violation
+from pytest_mcp_contract._errors import ClientCapabilityError, ToolTimeoutError
 from pytest_mcp_contract._json.schemaform import canonical
 from pytest_mcp_contract._json.value import same, writable
 from pytest_mcp_contract._run.paths import file_stem
@@ -346,11 +349,6 @@ def probe(
     under each of ``others`` (sent again if the tool only reads and ``replay``, else its one answer read
     there); then sort what it broke with ``judge`` (the project's expectations and allow list). A tool
     error is an answer too: the arguments may be ones the tool cannot serve."""
-
-    from pytest_mcp_contract._client.legs import everywhere
-    from pytest_mcp_contract._client.session import SessionError
-    from pytest_mcp_contract._errors import ClientCapabilityError, ToolTimeoutError
-
     name = tool.name
     gone = timed_out = False
 

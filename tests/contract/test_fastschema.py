@@ -150,6 +150,26 @@ HAND_WRITTEN: list[tuple[dict[str, Any], Any]] = [
         {"type": "object", "properties": {"child": {"$ref": "#"}, "name": {"type": "string"}}, "required": ["name"]},
         {"name": "root", "child": {"name": "leaf", "child": {"name": "deeper"}}},
     ),
+    (  # references through each other (a tree and its forest), one referenced twice, a type alone
+        {
+            "type": "object",
+            "$defs": {
+                "Tree": {
+                    "type": "object",
+                    "properties": {"leaf": {"$ref": "#/$defs/Leaf"}, "forest": {"$ref": "#/$defs/Forest"}},
+                    "required": ["leaf"],
+                },
+                "Forest": {"type": "array", "items": {"$ref": "#/$defs/Tree"}},
+                "Leaf": {"type": "object"},
+            },
+            "properties": {
+                "tree": {"$ref": "#/$defs/Tree"},
+                "other": {"$ref": "#/$defs/Leaf"},
+                "list": {"type": "array"},
+            },
+        },
+        {"tree": {"leaf": {"a": 1}, "forest": [{"leaf": {}}, {"leaf": {}, "forest": []}]}, "other": {}, "list": [1]},
+    ),
 ]
 
 
