@@ -40,17 +40,31 @@ _UNSUPPORTED: Final = frozenset(
     }
 )
 
+_NUMBERS: Final = (int, float)
+"""A tuple, not ``int | float``: that expression makes a new union object at every test."""
+
+
+def _number(value: Any) -> bool:
+    kind = type(value)
+    return kind is float or kind is int or (isinstance(value, _NUMBERS) and not isinstance(value, bool))
+
+
+def _integer(value: Any) -> bool:
+    # From Draft 6 on, 1.0 is an integer (jsonschema agrees).
+    kind = type(value)
+    if kind is int:
+        return True
+    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+
+
 _TYPES: Final[dict[str, Predicate]] = {
     "object": lambda value: isinstance(value, dict),
     "array": lambda value: isinstance(value, list),
     "string": lambda value: isinstance(value, str),
     "boolean": lambda value: isinstance(value, bool),
     "null": lambda value: value is None,
-    "number": lambda value: isinstance(value, int | float) and not isinstance(value, bool),
-    # From Draft 6 on, 1.0 is an integer (jsonschema agrees).
-    "integer": lambda value: (
-        (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
-    ),
+    "number": _number,
+    "integer": _integer,
 }
 
 
@@ -73,10 +87,6 @@ def _yes(_value: Any) -> bool:
 
 def _no(_value: Any) -> bool:
     return False
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 class _Compiler:
@@ -158,7 +168,7 @@ class _Compiler:
         """The object keywords' check; ``strict``: a value that is no object fails (``"type": "object"``)."""
         properties = [(name, self.compile(sub)) for name, sub in node.get("properties", {}).items()]
         known = frozenset(node.get("properties", {}))
-        required = tuple(node.get("required", ()))
+        required = frozenset(node.get("required", ()))
         patterns = [(compiled(key), self.compile(sub)) for key, sub in node.get("patternProperties", {}).items()]
         any_pattern = compiled("|".join(node.get("patternProperties", {}))) if patterns else None
         additional = node.get("additionalProperties", True)
@@ -167,9 +177,8 @@ class _Compiler:
         def check(value: Any) -> bool:
             if not isinstance(value, dict):
                 return not strict
-            for name in required:
-                if name not in value:
-                    return False
+            if not value.keys() >= required:
+                return False
             for name, valid in properties:
                 if name in value and not valid(value[name]):
                     return False

@@ -169,7 +169,8 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     """The last failure: Hypothesis only tries smaller ones after the first."""
     stopped = ""
     past_deadline = False
-    distinct: set[str] = set()
+    sent: list[dict[str, Any]] = []
+    """Every call's arguments, told apart once the search is over (each call's own is a fresh value)."""
     reseed = server_streams()
 
     def call(arguments: dict[str, Any]) -> None:
@@ -182,7 +183,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         probed = probe(client, tool, arguments, judge, others)
         results += probed.answered
         tally.count(probed.verdict)
-        distinct.add(canonical(arguments))
+        sent.append(arguments)
         if probed.gone:
             best = _Broke(arguments, probed.violations)
             stopped = "the server is gone, so the search stopped"
@@ -247,7 +248,7 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
         return Fuzzed(
             calls,
             results,
-            len(distinct),
+            _distinct(sent),
             cut_short=past_deadline,
             violations=found.violations,
             failure=message,
@@ -263,12 +264,17 @@ def fuzz_tool(  # noqa: PLR0915 (one search, top to bottom)
     return Fuzzed(
         calls,
         results,
-        len(distinct),
+        _distinct(sent),
         cut_short=past_deadline,
         expected=tally.expected,
         allowed=tally.allowed,
         noted=tally.noted,
     )
+
+
+def _distinct(sent: Sequence[dict[str, Any]]) -> int:
+    """How many different argument sets ``sent`` holds, as JSON values (``1`` and ``1.0`` are one)."""
+    return len({canonical(arguments) for arguments in sent})
 
 
 def server_streams() -> Callable[[], None]:

@@ -7,10 +7,12 @@ import shutil
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SERVERS, Project, target
 
+from pytest_mcp_contract._fuzz.fuzzer import _distinct
 from pytest_mcp_contract._messages import case_lines
 
 FUZZ = target("fuzz_targets", "mcp")
@@ -145,6 +147,19 @@ def test_the_example_server_survives_a_thousand_generated_calls(pytester: pytest
     assert distinct >= 0.9 * calls
     assert results >= 100
     result.stdout.no_fnmatch_line("fuzzed tools that never got past their errors*")
+
+
+def test_calls_are_told_apart_as_json_values() -> None:
+    # The report's "distinct": 1 and 1.0 are one value, true is not 1, key order does not matter.
+    sent: list[dict[str, Any]] = [
+        {"a": 1, "b": [1.0]},
+        {"b": [1], "a": 1.0},
+        {"a": True, "b": [1]},
+        {"a": 1},
+        {"a": 1e16},
+        {"a": 10**16},
+    ]
+    assert _distinct(sent) == 4
 
 
 def test_a_bad_count_stops_pytest(fuzzing: Project) -> None:
