@@ -7,7 +7,6 @@ The async steps are plain coroutines; the sync and async fixtures (``sync_client
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypedDict
@@ -508,9 +507,10 @@ class ContractSession:
     def tools(self) -> dict[str, Tool]:
         return self._tools
 
-    @functools.cached_property
+    @property
     def label(self) -> str:
-        """How messages name the server (``server_label``), made once: the judge names it in every verdict."""
+        """How messages name the server (``server_label``), from the target made once: the judge names it
+        in every verdict, and a server object's name is read as it is now."""
         return self.target.label
 
     @property

@@ -105,10 +105,19 @@ class _Compiler:
         if _UNSUPPORTED.intersection(node) or (self._check_formats and "format" in node):
             raise _Unsupported
         checks: list[Predicate] = []
-        # A lone "object" or "array" type is tested by that kind's own check: one call fewer per node.
-        only = node.get("type") if node.get("type") in ("object", "array") else None
-        if "type" in node and only is None:
-            checks.append(self._type(node["type"]))
+        # A lone "object" or "array" type is tested by that kind's own check, one call fewer per node, where
+        # no keyword is tested between the two: the checks run in order, and a pattern or a property a
+        # failed type skips is never run (a pattern may take its time limit).
+        declared = node.get("type")
+        only = None
+        if isinstance(declared, str) and declared in _BETWEEN and not any(key in node for key in _BETWEEN[declared]):
+            only = declared
+        if only == "object":
+            checks.append(self._object(node, strict=True))
+        elif only == "array":
+            checks.append(self._array(node, strict=True))
+        elif "type" in node:
+            checks.append(self._type(declared))
         if "enum" in node:
             choices = list(node["enum"])
             checks.append(lambda value: any(same(value, choice) for choice in choices))
@@ -117,8 +126,8 @@ class _Compiler:
             checks.append(lambda value: same(value, const))
         checks.extend(self._numbers(node))
         checks.extend(self._strings(node))
-        if only == "object" or any(key in node for key in _OBJECT_KEYWORDS):
-            checks.append(self._object(node, strict=only == "object"))
+        if only != "object" and any(key in node for key in _OBJECT_KEYWORDS):
+            checks.append(self._object(node, strict=False))
         if "minProperties" in node or "maxProperties" in node:
             low, high = node.get("minProperties", 0), node.get("maxProperties")
             checks.append(
@@ -126,8 +135,8 @@ class _Compiler:
                     not isinstance(value, dict) or (low <= len(value) and (high is None or len(value) <= high))
                 )
             )
-        if only == "array" or any(key in node for key in _ARRAY_KEYWORDS):
-            checks.append(self._array(node, strict=only == "array"))
+        if only != "array" and any(key in node for key in _ARRAY_KEYWORDS):
+            checks.append(self._array(node, strict=False))
         if "allOf" in node:
             checks.append(_all([self.compile(sub) for sub in node["allOf"]]))
         if "anyOf" in node:
@@ -242,15 +251,21 @@ class _Compiler:
         raise _Unsupported
 
 
-_OBJECT_KEYWORDS: Final = ("properties", "required", "additionalProperties", "patternProperties")
-_ARRAY_KEYWORDS: Final = ("items", "prefixItems", "minItems", "maxItems")
-
 _BOUNDS: Final[tuple[tuple[str, Callable[[Any, Any], bool]], ...]] = (
     ("minimum", lambda value, limit: value >= limit),
     ("maximum", lambda value, limit: value <= limit),
     ("exclusiveMinimum", lambda value, limit: value > limit),
     ("exclusiveMaximum", lambda value, limit: value < limit),
 )
+
+_OBJECT_KEYWORDS: Final = ("properties", "required", "additionalProperties", "patternProperties")
+_ARRAY_KEYWORDS: Final = ("items", "prefixItems", "minItems", "maxItems")
+_BEFORE_OBJECT: Final = ("enum", "const", *(key for key, _holds in _BOUNDS), "minLength", "maxLength", "pattern")
+_BETWEEN: Final = {
+    "object": _BEFORE_OBJECT,
+    "array": (*_BEFORE_OBJECT, *_OBJECT_KEYWORDS, "minProperties", "maxProperties"),
+}
+"""The keywords ``compile`` tests between a node's type and that kind's own check, in its order."""
 
 
 def _bound(limit: Any, holds: Callable[[Any, Any], bool]) -> Predicate:

@@ -160,6 +160,7 @@ def test_calls_are_told_apart_as_json_values() -> None:
         {"a": 10**16},
     ]
     assert _distinct(sent) == 4
+    assert _distinct([{"a": 10**5000}, {"a": 10**5000}, {"a": 1}]) == 3  # too long to write out: each on its own
 
 
 def test_a_bad_count_stops_pytest(fuzzing: Project) -> None:
