@@ -110,9 +110,6 @@ class SessionOptions(TypedDict, total=False):
 class ContractSession:
     """The loop-independent core shared by ``mcp_contract`` and ``mcp_contract_async``."""
 
-    _negotiated: str | None = None
-    """The version the server answered with, read once it did: the judge asks at every call."""
-
     def __init__(
         self,
         server: object,
@@ -206,7 +203,6 @@ class ContractSession:
             hint = await self._hint(cause)
             problem = messages.not_opened(self.label, explain(cause), hint, self._stderr())
             raise SessionError(problem) from self._chained(error)
-        self._negotiated = self._sdk.protocol_version
         self._handshake = [
             violation
             for method in ("initialize", "server/discover")
@@ -458,8 +454,9 @@ class ContractSession:
         return SessionError(messages.connection_broke(self.label, during, explained, self._stderr(), then=then))
 
     def _gone_error(self) -> SessionError:
-        label = self.label
-        return SessionError(messages.server_gone(label, str(self._gone), pooled=self.pooled, started=self.started_here))
+        return SessionError(
+            messages.server_gone(self.label, str(self._gone), pooled=self.pooled, started=self.started_here)
+        )
 
     def _later_calls(self) -> str:
         return messages.later_calls(MAX_RESTARTS if self.pooled else None, started=self.started_here)
@@ -516,7 +513,7 @@ class ContractSession:
     @property
     def negotiated(self) -> str | None:
         """The protocol version the server answered with (``None`` before the session opened)."""
-        return self._negotiated
+        return self._sdk.protocol_version if self._sdk is not None else None
 
     def check_arguments(self, name: str, arguments: dict[str, Any] | None) -> None:
         """Raise :class:`InvalidArgumentsError` for arguments the input schema refuses (``_client.arguments``)."""

@@ -105,19 +105,8 @@ class _Compiler:
         if _UNSUPPORTED.intersection(node) or (self._check_formats and "format" in node):
             raise _Unsupported
         checks: list[Predicate] = []
-        # A lone "object" or "array" type is tested by that kind's own check, one call fewer per node, where
-        # no keyword is tested between the two: the checks run in order, and a pattern or a property a
-        # failed type skips is never run (a pattern may take its time limit).
-        declared = node.get("type")
-        only = None
-        if isinstance(declared, str) and declared in _BETWEEN and not any(key in node for key in _BETWEEN[declared]):
-            only = declared
-        if only == "object":
-            checks.append(self._object(node, strict=True))
-        elif only == "array":
-            checks.append(self._array(node, strict=True))
-        elif "type" in node:
-            checks.append(self._type(declared))
+        if "type" in node:
+            checks.append(self._type(node["type"]))
         if "enum" in node:
             choices = list(node["enum"])
             checks.append(lambda value: any(same(value, choice) for choice in choices))
@@ -126,8 +115,8 @@ class _Compiler:
             checks.append(lambda value: same(value, const))
         checks.extend(self._numbers(node))
         checks.extend(self._strings(node))
-        if only != "object" and any(key in node for key in _OBJECT_KEYWORDS):
-            checks.append(self._object(node, strict=False))
+        if any(key in node for key in _OBJECT_KEYWORDS):
+            checks.append(self._object(node))
         if "minProperties" in node or "maxProperties" in node:
             low, high = node.get("minProperties", 0), node.get("maxProperties")
             checks.append(
@@ -135,8 +124,8 @@ class _Compiler:
                     not isinstance(value, dict) or (low <= len(value) and (high is None or len(value) <= high))
                 )
             )
-        if only != "array" and any(key in node for key in _ARRAY_KEYWORDS):
-            checks.append(self._array(node, strict=False))
+        if any(key in node for key in _ARRAY_KEYWORDS):
+            checks.append(self._array(node))
         if "allOf" in node:
             checks.append(_all([self.compile(sub) for sub in node["allOf"]]))
         if "anyOf" in node:
@@ -173,8 +162,7 @@ class _Compiler:
             checks.append(lambda value: not isinstance(value, str) or search_compiled(pattern, value))
         return checks
 
-    def _object(self, node: dict[str, Any], *, strict: bool) -> Predicate:
-        """The object keywords' check; ``strict``: a value that is no object fails (``"type": "object"``)."""
+    def _object(self, node: dict[str, Any]) -> Predicate:
         properties = [(name, self.compile(sub)) for name, sub in node.get("properties", {}).items()]
         known = frozenset(node.get("properties", {}))
         required = frozenset(node.get("required", ()))
@@ -185,7 +173,7 @@ class _Compiler:
 
         def check(value: Any) -> bool:
             if not isinstance(value, dict):
-                return not strict
+                return True
             if not value.keys() >= required:
                 return False
             for name, valid in properties:
@@ -204,15 +192,14 @@ class _Compiler:
 
         return check
 
-    def _array(self, node: dict[str, Any], *, strict: bool) -> Predicate:
-        """The array keywords' check; ``strict``: a value that is no array fails (``"type": "array"``)."""
+    def _array(self, node: dict[str, Any]) -> Predicate:
         prefix = [self.compile(sub) for sub in node.get("prefixItems", [])]
         rest = self.compile(node["items"]) if "items" in node else None
         low, high = node.get("minItems", 0), node.get("maxItems")
 
         def check(value: Any) -> bool:
             if not isinstance(value, list):
-                return not strict
+                return True
             if len(value) < low or (high is not None and len(value) > high):
                 return False
             for valid, item in zip(prefix, value, strict=False):
@@ -260,12 +247,6 @@ _BOUNDS: Final[tuple[tuple[str, Callable[[Any, Any], bool]], ...]] = (
 
 _OBJECT_KEYWORDS: Final = ("properties", "required", "additionalProperties", "patternProperties")
 _ARRAY_KEYWORDS: Final = ("items", "prefixItems", "minItems", "maxItems")
-_BEFORE_OBJECT: Final = ("enum", "const", *(key for key, _holds in _BOUNDS), "minLength", "maxLength", "pattern")
-_BETWEEN: Final = {
-    "object": _BEFORE_OBJECT,
-    "array": (*_BEFORE_OBJECT, *_OBJECT_KEYWORDS, "minProperties", "maxProperties"),
-}
-"""The keywords ``compile`` tests between a node's type and that kind's own check, in its order."""
 
 
 def _bound(limit: Any, holds: Callable[[Any, Any], bool]) -> Predicate:
